@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0
+"""wq-kunit's command line: run the suite, or the whole gate (check)."""
+
+import argparse
+from dataclasses import dataclass, field
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from typing import List, Optional
+
+from . import boots, kernels, lock, packages, paths, results, series, source
+from .errors import WqKunitError
+from .kunit_runner import Kunit
+
+CHECK_PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
+
+
+def say(msg: str) -> None:
+	print(f'wq-kunit: {msg}', flush=True)
+
+
+@dataclass
+class Outcome:
+	"""What one kernel's runs gave: counts, and a summary line per boot."""
+	counts: results.Counts = field(default_factory=results.Counts)
+	lines: List[str] = field(default_factory=list)
+	tree: str = ''
+
+
+def _target(args: argparse.Namespace):
+	"""Check the inputs before anything changes: (version, tree or None)."""
+	if args.tree and args.kernel:
+		raise WqKunitError('--kernel and --tree exclude each other')
+	if args.tree:
+		tree = source.check_tree(args.tree)
+		return source.tree_version(tree), tree
+	return (kernels.check(args.kernel) if args.kernel else kernels.default_version()), None
+
+
+def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str]) -> Outcome:
+	"""Build one kernel once and boot it in each selected configuration."""
+	selected = boots.select(args.boot, version)
+	series.patches()
+	label = f'tree-{hashlib.sha1(tree.encode()).hexdigest()[:12]}' if tree else version
+	cache = paths.cache_dir()
+	build_dir = os.path.abspath(args.build_dir) if args.build_dir else \
+		os.path.join(cache, 'build', label)
+	needed = packages.BUILD + packages.BOOT
+	if not tree:
+		needed = needed + [kernels.package(version)]
+	packages.ensure(needed, say)
+	logs = os.path.join(cache, 'logs', label)
+	out = Outcome()
+	with lock.held(os.path.join(cache, 'locks', f'{label}.lock'), say):
+		start = time.monotonic()
+		out.tree = source.user_tree(tree, say) if tree else source.cache_tree(version, say)
+		prepare = time.monotonic() - start
+		os.makedirs(logs, exist_ok=True)
+		kunit = Kunit(out.tree, build_dir)
+		say(f'building {version} in {build_dir}')
+		build = kunit.build(args.jobs, os.path.join(logs, 'build.log'))
+		say(f'built in {build:.1f} s')
+		for boot in selected:
+			out.counts.add(_boot(args, kunit, version, boot, logs, prepare, build, out))
+	return out
+
+
+def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
+	  prepare: float, build: float, out: Outcome) -> results.Counts:
+	console = os.path.join(logs, f'{boot.name}.console')
+	json_path = os.path.join(logs, f'{boot.name}.json')
+	say(f'booting {version} [{boot.name}] with 8 CPUs in QEMU')
+	secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console)
+	text = kunit.parse(console, json_path)
+	if text is None:
+		raise WqKunitError(f'no KUnit results from {version} [{boot.name}] '
+				   f'(console: {console})')
+	counts = results.count(text)
+	if not counts.total():
+		raise WqKunitError(f'no KUnit case ran on {version} [{boot.name}] '
+				   f'(console: {console})')
+	if args.json:
+		dest = args.json if len(boots.select(args.boot, version)) == 1 else \
+			f'{os.path.splitext(args.json)[0]}.{version}.{boot.name}.json'
+		shutil.copyfile(json_path, dest)
+	line = (f'{version} [{boot.name}]: {counts.line()}; prepare {prepare:.1f} s, '
+		f'build {build:.1f} s, boot to last result {secs:.1f} s')
+	out.lines.append(line)
+	for name in counts.failures:
+		say(f'FAILED {version} [{boot.name}] {name}')
+	say(line)
+	return counts
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+	version, tree = _target(args)
+	out = run_kernel(args, version, tree)
+	print(out.counts.line())
+	return 0 if out.counts.failed == 0 else 1
+
+
+def _tools_tests() -> bool:
+	say('running the tools\' own tests')
+	proc = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-q',
+			       '-s', os.path.join(paths.TOOLS_DIR, 'tests'),
+			       '-t', paths.TOOLS_DIR],
+			      capture_output=True, text=True, check=False)
+	tail = [l for l in proc.stderr.splitlines() if l.strip()]
+	if proc.returncode:
+		sys.stderr.write(proc.stderr)
+	say(f'tools tests: {" ".join(tail[-2:]) if tail else "no output"}')
+	return proc.returncode == 0
+
+
+def _style(tree: str) -> bool:
+	"""checkpatch --strict on every patch, shellcheck on the shell scripts."""
+	ok = True
+	# Debian's python3 has the modules checkpatch's SPDX check imports.
+	env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+	for patch in series.patches():
+		proc = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', patch],
+				      cwd=tree, env=env, capture_output=True, text=True,
+				      check=False)
+		if proc.returncode or proc.stdout.strip() or proc.stderr.strip():
+			ok = False
+			say(f'checkpatch --strict: {os.path.basename(patch)}')
+			sys.stdout.write(proc.stdout + proc.stderr)
+	scripts = [os.path.join(paths.REPO, '.ci', 'run')]
+	proc = subprocess.run(['shellcheck'] + scripts, capture_output=True, text=True,
+			      check=False)
+	if proc.returncode:
+		ok = False
+		sys.stdout.write(proc.stdout + proc.stderr)
+	say(f'checkpatch --strict and shellcheck: {"clean" if ok else "FAILED"}')
+	return ok
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+	versions = kernels.supported()
+	for version in versions:
+		boots.select(args.boot, version)
+	packages.ensure(CHECK_PACKAGES, say)
+	ok = _tools_tests()
+	total = results.Counts()
+	lines = []
+	tree = ''
+	for version in versions:
+		out = run_kernel(args, version, None)
+		total.add(out.counts)
+		lines += out.lines
+		tree = out.tree
+	ok = _style(tree) and ok
+	say('summary:')
+	for line in lines:
+		print(f'  {line}')
+	for name in total.failures:
+		print(f'  FAILED {name}')
+	print(total.line())
+	return 0 if ok and total.failed == 0 else 1
+
+
+def parser() -> argparse.ArgumentParser:
+	top = argparse.ArgumentParser(
+		prog='wq-kunit',
+		description='Run the workqueue CPU-selection KUnit suite in a 32-bit '
+			    'ARM kernel booted in QEMU with 8 CPUs.')
+	sub = top.add_subparsers(dest='command', metavar='COMMAND')
+	sub.required = True
+
+	def common(p: argparse.ArgumentParser) -> None:
+		p.add_argument('--boot', default='default', metavar='NAME',
+			       help='boot configuration from kunit/boots.ini, or "all" '
+				    '(default: %(default)s)')
+		p.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+			       help='parallel make jobs (default: %(default)s)')
+		p.add_argument('--timeout', type=int, default=300,
+			       help='seconds one boot may take (default: %(default)s)')
+
+	run = sub.add_parser(
+		'run', help='build the suite into a kernel and boot it',
+		description='Unpack linux-source-VERSION into the cache (or use --tree), '
+			    'apply the series, build with the tree\'s kunit.py for arm, '
+			    'boot QEMU, print the results. Exit 0 only if no case failed. '
+			    'Arguments after -- go to kunit.py exec unchanged.')
+	run.add_argument('--kernel', metavar='VERSION',
+			 help='Debian kernel X.Y (default: the one linux-source depends on)')
+	run.add_argument('--tree', metavar='DIR',
+			 help='a kernel tree to test as it is, series applied if missing')
+	run.add_argument('--build-dir', metavar='DIR', help='kunit.py build directory')
+	run.add_argument('--json', metavar='FILE', help='write kunit.py\'s JSON results here')
+	common(run)
+	run.add_argument('kunit_args', nargs='*', metavar='-- KUNIT_PY_ARGS',
+			 help='passed to kunit.py exec')
+	run.set_defaults(func=cmd_run)
+
+	check = sub.add_parser(
+		'check', help='the project\'s gate: tools tests, every kernel, style',
+		description='Run the tools\' own tests, then the suite on every supported '
+			    'kernel version, then checkpatch --strict on the series. Ends '
+			    'with "N passed, N failed, N skipped" counting KUnit cases.')
+	common(check)
+	check.set_defaults(func=cmd_check, kernel=None, tree=None, build_dir=None,
+			   json=None, kunit_args=[])
+	return top
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+	args = parser().parse_args(argv)
+	try:
+		return args.func(args)
+	except WqKunitError as e:
+		print(f'wq-kunit: error: {e}', file=sys.stderr)
+		return 1
+	except KeyboardInterrupt:
+		print('wq-kunit: interrupted', file=sys.stderr)
+		return 130

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Building and booting through the kernel tree's own kunit.py.
+
+The console of every boot is kept whole (kunit.py exec --raw_output=all),
+then handed to kunit.py parse, whose parser prints the results and writes
+the JSON that the tool counts.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from typing import List, Optional
+
+from . import paths
+from .errors import WqKunitError
+
+CROSS_COMPILE = 'arm-linux-gnueabihf-'
+
+
+class Kunit:
+	def __init__(self, tree: str, build_dir: str, qemu_config: str = paths.QEMU_CONFIG,
+		     kunitconfig: str = paths.KUNITCONFIG) -> None:
+		self.tree = tree
+		self.build_dir = build_dir
+		self.common = ['--arch=arm', f'--cross_compile={CROSS_COMPILE}',
+			       f'--kunitconfig={kunitconfig}',
+			       f'--qemu_config={qemu_config}',
+			       f'--build_dir={build_dir}']
+
+	def _cmd(self, sub: str, args: List[str]) -> List[str]:
+		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
+		return [sys.executable, kunit_py, sub] + self.common + args
+
+	def build(self, jobs: int, log: str) -> float:
+		"""Configure and build; return the seconds it took."""
+		os.makedirs(self.build_dir, exist_ok=True)
+		start = time.monotonic()
+		with open(log, 'w', encoding='utf-8') as out:
+			proc = subprocess.run(self._cmd('build', [f'--jobs={jobs}']),
+					      cwd=self.tree, stdout=out,
+					      stderr=subprocess.STDOUT, check=False)
+		if proc.returncode:
+			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
+					   f'(whole log: {log})')
+		return time.monotonic() - start
+
+	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
+		 console: str) -> float:
+		"""Boot the built kernel once, the whole console into @console."""
+		args = [f'--timeout={timeout}', '--raw_output=all']
+		args += [f'--kernel_args={a}' for a in kernel_args] + extra
+		start = time.monotonic()
+		with open(console, 'w', encoding='utf-8') as out:
+			proc = subprocess.run(self._cmd('exec', args), cwd=self.tree,
+					      stdout=out, stderr=subprocess.STDOUT,
+					      stdin=subprocess.DEVNULL, check=False)
+		if proc.returncode:
+			raise WqKunitError(f'kunit.py exec failed: {_last_line(console)} '
+					   f'(console: {console})')
+		return time.monotonic() - start
+
+	def parse(self, console: str, json_out: str, show: bool = True) -> Optional[str]:
+		"""Parse @console with kunit.py; return the JSON it wrote."""
+		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
+		if os.path.exists(json_out):
+			os.remove(json_out)
+		subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
+			       cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
+			       stdout=None if show else subprocess.DEVNULL)
+		try:
+			with open(json_out, encoding='utf-8') as f:
+				return f.read()
+		except OSError:
+			return None
+
+
+def _last_line(log: str) -> str:
+	try:
+		with open(log, encoding='utf-8', errors='replace') as f:
+			lines = [l.strip() for l in f if l.strip()]
+	except OSError:
+		return '(no log)'
+	errors = [l for l in lines if 'error' in l.lower()]
+	return (errors or lines or ['(empty log)'])[-1]

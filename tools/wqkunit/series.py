@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The patch series: its files in order, and a digest of their contents."""
+
+import hashlib
+import os
+from typing import List
+
+from . import paths
+from .errors import WqKunitError
+
+# A kernel tree that has the suite includes this file from kernel/workqueue.c.
+TEST_FILE = 'kernel/tests/workqueue_kunit.c'
+INCLUDE = '#include "tests/workqueue_kunit.c"'
+
+
+def patches(directory: str = paths.PATCHES) -> List[str]:
+	"""The patches named in @directory/series, in order."""
+	listing = os.path.join(directory, 'series')
+	try:
+		with open(listing, encoding='utf-8') as f:
+			names = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+	except OSError as e:
+		raise WqKunitError(f'cannot read the series: {e}') from None
+	files = [os.path.join(directory, n) for n in names]
+	for f in files:
+		if not os.path.isfile(f):
+			raise WqKunitError(f'{listing} names {os.path.basename(f)}, which is missing')
+	if not files:
+		raise WqKunitError(f'{listing} names no patch')
+	return files
+
+
+def digest(files: List[str]) -> str:
+	h = hashlib.sha256()
+	for name in files:
+		with open(name, 'rb') as f:
+			h.update(f.read())
+	return h.hexdigest()
+
+
+def present(tree: str) -> bool:
+	"""True if @tree already has the suite (applied, or being edited there)."""
+	try:
+		with open(os.path.join(tree, 'kernel/workqueue.c'), encoding='utf-8',
+			  errors='replace') as f:
+			included = INCLUDE in f.read()
+	except OSError:
+		return False
+	return included and os.path.isfile(os.path.join(tree, TEST_FILE))

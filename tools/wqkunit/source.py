@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Kernel trees with the series applied: Debian's, unpacked into the cache,
+or one the user already has."""
+
+import os
+import shutil
+from typing import Callable
+
+from . import kernels, paths, proc, series
+from .errors import WqKunitError
+
+GIT_ID = ['-c', 'user.name=wq-kunit', '-c', 'user.email=wq-kunit@localhost']
+BASE_TAG = 'wq-kunit-base'
+
+
+def check_tree(tree: str) -> str:
+	"""Return @tree's absolute path if it is a kernel source tree."""
+	tree = os.path.abspath(tree)
+	if not os.path.isdir(tree):
+		raise WqKunitError(f'{tree} is not a directory')
+	for need in ('Makefile', 'kernel/workqueue.c', 'tools/testing/kunit/kunit.py'):
+		if not os.path.isfile(os.path.join(tree, need)):
+			raise WqKunitError(f'{tree} is not a kernel tree (no {need})')
+	return tree
+
+
+def tree_version(tree: str) -> str:
+	"""X.Y from the top-level Makefile."""
+	fields = {}
+	with open(os.path.join(tree, 'Makefile'), encoding='utf-8') as f:
+		for line in f:
+			key, _, value = line.partition('=')
+			if key.strip() in ('VERSION', 'PATCHLEVEL'):
+				fields[key.strip()] = value.strip()
+			if len(fields) == 2:
+				break
+	return f'{fields.get("VERSION", "?")}.{fields.get("PATCHLEVEL", "?")}'
+
+
+def user_tree(tree: str, say: Callable[[str], None]) -> str:
+	"""Check @tree, apply the series to its working tree unless it has it.
+
+	Nothing in @tree is discarded or committed: the series goes in with
+	`git apply`, all or nothing, and only if it applies as a whole.
+	"""
+	tree = check_tree(tree)
+	if series.present(tree):
+		say(f'{tree} has the suite ({series.TEST_FILE}); building it as it is')
+		return tree
+	files = series.patches()
+	# Inside another repository, git apply would silently skip every path:
+	# let git find no repository above @tree.
+	env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(tree))
+	proc.run(['git', 'apply', '--check'] + files, cwd=tree, env=env,
+		 what=f'the series does not apply to {tree}: git apply')
+	proc.run(['git', 'apply'] + files, cwd=tree, env=env,
+		 what=f'applying the series to {tree}')
+	if not series.present(tree):
+		raise WqKunitError(f'git apply left {tree} without {series.TEST_FILE}')
+	say(f'applied the series to the working tree of {tree} (not committed)')
+	return tree
+
+
+def _unpack(version: str, dest: str, say: Callable[[str], None]) -> None:
+	"""Unpack linux-source-@version into @dest as a git repo tagged BASE_TAG."""
+	tmp = f'{dest}.tmp'
+	shutil.rmtree(tmp, ignore_errors=True)
+	os.makedirs(tmp)
+	say(f'unpacking {kernels.tarball(version)}')
+	proc.run(['tar', '-xf', kernels.tarball(version), '-C', tmp,
+		  '--strip-components=1'], what='unpacking the kernel source')
+	say('importing it into git')
+	git = ['git'] + GIT_ID
+	proc.run(['git', 'init', '-q'], cwd=tmp, what='git init')
+	proc.run(['git', 'config', 'gc.auto', '0'], cwd=tmp, what='git config')
+	# Debian's .gitignore ignores the whole top level: force.
+	proc.run(['git', 'add', '-A', '-f'], cwd=tmp, what='git add')
+	proc.run(git + ['commit', '-q', '-m', f'linux-source-{version}'], cwd=tmp,
+		 what='git commit')
+	proc.run(['git', 'tag', BASE_TAG], cwd=tmp, what='git tag')
+	shutil.rmtree(dest, ignore_errors=True)
+	os.rename(tmp, dest)
+
+
+def cache_tree(version: str, say: Callable[[str], None]) -> str:
+	"""Debian's linux-source-@version in the cache, with the series applied.
+
+	An unpack that was interrupted leaves only a .tmp directory, which the
+	next run throws away.  When the series changes, the tree goes back to
+	the pristine source and the new series is applied with `git am`.
+	"""
+	files = series.patches()
+	want = series.digest(files)
+	tree = os.path.join(paths.cache_dir(), 'src', f'linux-{version}')
+	marker = os.path.join(tree, '.git', 'wq-kunit-series')
+	if not proc.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
+			'-q', '--verify', f'refs/tags/{BASE_TAG}']):
+		_unpack(version, tree, say)
+	try:
+		with open(marker, encoding='utf-8') as f:
+			have = f.read().strip()
+	except OSError:
+		have = ''
+	if have == want:
+		return tree
+	git = ['git'] + GIT_ID
+	if os.path.isdir(os.path.join(tree, '.git', 'rebase-apply')):
+		proc.run(['git', 'am', '--abort'], cwd=tree, what='git am --abort')
+	proc.run(['git', 'reset', '-q', '--hard', BASE_TAG], cwd=tree, what='git reset')
+	proc.run(['git', 'clean', '-q', '-fdx'], cwd=tree, what='git clean')
+	say(f'applying the series ({len(files)} patches) with git am')
+	try:
+		proc.run(git + ['am', '-q'] + files, cwd=tree,
+			 what=f'the series does not apply to linux-source-{version}: git am')
+	except WqKunitError:
+		proc.ok(['git', 'am', '--abort'], cwd=tree)
+		raise
+	with open(marker, 'w', encoding='utf-8') as f:
+		f.write(want + '\n')
+	return tree
