@@ -1,0 +1,1 @@
+# stand-in: the tools tests never run it

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Packages, the cache lock, and the command line's refusals."""
+
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+from contextlib import redirect_stderr
+from unittest import mock
+
+from tests.util import TempDirTest
+from wqkunit import cli, lock, packages, paths
+from wqkunit.errors import WqKunitError
+
+WQ_KUNIT = os.path.join(paths.TOOLS_DIR, 'wq-kunit')
+
+
+class PackagesTest(unittest.TestCase):
+	def test_installed_package_is_not_missing(self):
+		self.assertEqual(packages.missing(['dpkg']), [])
+
+	def test_unknown_package_is_missing(self):
+		self.assertEqual(packages.missing(['wq-kunit-no-such-package']),
+				 ['wq-kunit-no-such-package'])
+
+	def test_non_root_is_told_what_to_install(self):
+		with mock.patch('os.geteuid', return_value=1000):
+			with self.assertRaisesRegex(WqKunitError,
+						    'missing Debian packages: wq-kunit-nope .*apt-get install wq-kunit-nope'):
+				packages.ensure(['dpkg', 'wq-kunit-nope'], lambda m: None)
+
+	def test_nothing_missing_installs_nothing(self):
+		with mock.patch('subprocess.run', wraps=subprocess.run) as run:
+			packages.ensure(['dpkg'], lambda m: None)
+		self.assertNotIn('apt-get', str(run.call_args_list))
+
+
+class LockTest(TempDirTest):
+	def test_second_holder_gives_up_after_waiting(self):
+		path = os.path.join(self.tmp, 'locks', 'x.lock')
+		said = []
+		with lock.held(path, said.append):
+			with self.assertRaisesRegex(WqKunitError, 'another wq-kunit run holds'):
+				with lock.held(path, said.append, wait=0.2):
+					pass
+		self.assertTrue(any('waiting' in s for s in said))
+
+	def test_second_holder_gets_it_once_released(self):
+		path = os.path.join(self.tmp, 'x.lock')
+		order = []
+
+		def first():
+			with lock.held(path, order.append):
+				order.append('first in')
+				time.sleep(0.3)
+				order.append('first out')
+
+		thread = threading.Thread(target=first)
+		thread.start()
+		time.sleep(0.1)
+		with lock.held(path, order.append, wait=5):
+			order.append('second in')
+		thread.join()
+		self.assertLess(order.index('first out'), order.index('second in'))
+
+
+class CommandLineTest(TempDirTest):
+	"""Each refusal: exit non-zero, one line on stderr, no cache created."""
+
+	def refuse(self, argv, pattern):
+		cache = os.path.join(self.tmp, 'cache')
+		proc = subprocess.run([sys.executable, WQ_KUNIT] + argv,
+				      env=dict(os.environ, WQ_KUNIT_CACHE=cache),
+				      capture_output=True, text=True, check=False)
+		self.assertNotEqual(proc.returncode, 0)
+		self.assertRegex(proc.stderr, pattern)
+		self.assertEqual(len(proc.stderr.strip().splitlines()[-1:]), 1)
+		self.assertFalse(os.path.exists(cache), 'a refused run created the cache')
+		return proc
+
+	def test_unknown_kernel_version(self):
+		self.refuse(['run', '--kernel', '4.19'], "unknown kernel version '4.19'")
+
+	def test_tree_that_is_not_a_kernel_tree(self):
+		self.refuse(['run', '--tree', self.tmp], 'is not a kernel tree')
+
+	def test_unknown_boot(self):
+		self.refuse(['run', '--kernel', '6.12', '--boot', 'nope'],
+			    "unknown boot configuration 'nope'")
+
+	def test_unknown_subcommand(self):
+		self.refuse(['frobnicate'], "invalid choice: 'frobnicate'")
+
+	def test_kernel_and_tree_together(self):
+		self.refuse(['run', '--kernel', '6.1', '--tree', self.tmp],
+			    '--kernel and --tree exclude each other')
+
+	def test_every_command_has_help(self):
+		for argv in (['--help'], ['run', '--help'], ['check', '--help']):
+			proc = subprocess.run([sys.executable, WQ_KUNIT] + argv,
+					      capture_output=True, text=True, check=False)
+			self.assertEqual(proc.returncode, 0, argv)
+			self.assertIn('usage: wq-kunit', proc.stdout)
+
+	def test_error_is_reported_in_one_line(self):
+		err = io.StringIO()
+		with redirect_stderr(err):
+			rc = cli.main(['run', '--kernel', '9.9'])
+		self.assertEqual(rc, 1)
+		self.assertEqual(err.getvalue().count('\n'), 1)

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Counting kunit.py's JSON, recorded from a real 6.1 boot."""
+
+import os
+import unittest
+
+from tests.util import DATA
+from wqkunit import results
+from wqkunit.errors import WqKunitError
+
+
+def load(name: str) -> str:
+	with open(os.path.join(DATA, name), encoding='utf-8') as f:
+		return f.read()
+
+
+class CountTest(unittest.TestCase):
+	def test_every_parameter_counts_once(self):
+		counts = results.count(load('kunit-6.1-default.json'))
+		# 6 cases x 8 CPUs + 3 unparameterized cases.
+		self.assertEqual((counts.passed, counts.failed, counts.skipped), (51, 0, 0))
+		self.assertEqual(counts.line(), '51 passed, 0 failed, 0 skipped')
+
+	def test_failures_and_crashes_are_named_skips_are_not(self):
+		counts = results.count(load('kunit-failing.json'))
+		self.assertEqual((counts.passed, counts.failed, counts.skipped), (48, 2, 1))
+		self.assertEqual(counts.failures, [
+			'workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu3 (FAIL)',
+			'workqueue_unbound.unbound_wq_runs_inside_restricted_mask (ERROR)'])
+
+	def test_adding_counts(self):
+		total = results.Counts()
+		total.add(results.count(load('kunit-6.1-default.json')))
+		total.add(results.count(load('kunit-failing.json')))
+		self.assertEqual(total.line(), '99 passed, 2 failed, 1 skipped')
+
+	def test_invalid_json(self):
+		with self.assertRaisesRegex(WqKunitError, 'no valid JSON'):
+			results.count('{"truncated":')
+
+	def test_no_results(self):
+		self.assertEqual(results.count('{"name": "KUnit Test Group"}').total(), 0)

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+"""User kernel trees: validated, series applied all or nothing, nothing lost."""
+
+import os
+import subprocess
+
+from tests.util import TempDirTest, fake_kernel_tree, snapshot
+from wqkunit import series, source
+from wqkunit.errors import WqKunitError
+
+
+def quiet(_msg: str) -> None:
+	pass
+
+
+class CheckTreeTest(TempDirTest):
+	def test_missing_directory(self):
+		with self.assertRaisesRegex(WqKunitError, 'is not a directory'):
+			source.check_tree(os.path.join(self.tmp, 'nope'))
+
+	def test_directory_that_is_not_a_kernel_tree(self):
+		with self.assertRaisesRegex(WqKunitError, r'is not a kernel tree \(no Makefile\)'):
+			source.check_tree(self.tmp)
+
+	def test_fake_tree_passes_and_reports_its_version(self):
+		tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
+		self.assertEqual(source.check_tree(tree), tree)
+		self.assertEqual(source.tree_version(tree), '6.1')
+
+
+class UserTreeTest(TempDirTest):
+	def setUp(self):
+		super().setUp()
+		self.tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
+
+	def test_series_is_applied_to_the_working_tree(self):
+		source.user_tree(self.tree, quiet)
+		self.assertTrue(series.present(self.tree))
+
+	def test_local_edits_are_kept(self):
+		path = os.path.join(self.tree, 'kernel', 'workqueue.c')
+		with open(path, 'a', encoding='utf-8') as f:
+			f.write('/* a local edit under test */\n')
+		source.user_tree(self.tree, quiet)
+		with open(path, encoding='utf-8') as f:
+			text = f.read()
+		self.assertIn('/* a local edit under test */', text)
+		self.assertIn(series.INCLUDE, text)
+
+	def test_second_run_leaves_an_applied_tree_alone(self):
+		source.user_tree(self.tree, quiet)
+		before = snapshot(self.tree)
+		source.user_tree(self.tree, quiet)
+		self.assertEqual(snapshot(self.tree), before)
+
+	def test_series_that_does_not_apply_changes_nothing(self):
+		# Break the context of the last hunk only: the first ones would apply.
+		path = os.path.join(self.tree, 'lib', 'Kconfig.debug')
+		with open(path, encoding='utf-8') as f:
+			text = f.read()
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(text.replace('config CPU_HOTPLUG_STATE_CONTROL', 'config SOMETHING_ELSE'))
+		before = snapshot(self.tree)
+		with self.assertRaisesRegex(WqKunitError, 'the series does not apply to'):
+			source.user_tree(self.tree, quiet)
+		self.assertEqual(snapshot(self.tree), before)
+
+	def test_tree_inside_another_git_repository(self):
+		# git apply skips every path of a subdirectory of a repository.
+		subprocess.run(['git', 'init', '-q', self.tmp], check=True)
+		source.user_tree(self.tree, quiet)
+		self.assertTrue(series.present(self.tree))
+
+	def test_tree_that_is_a_git_repository_gets_no_commit(self):
+		subprocess.run(['git', 'init', '-q', self.tree], check=True)
+		source.user_tree(self.tree, quiet)
+		log = subprocess.run(['git', 'log', '--oneline'], cwd=self.tree,
+				     capture_output=True, text=True, check=False)
+		self.assertEqual(log.stdout, '')
+		self.assertTrue(series.present(self.tree))
