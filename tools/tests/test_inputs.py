@@ -88,3 +88,31 @@ class SeriesTest(TempDirTest):
 		with open(a, 'w', encoding='utf-8') as f:
 			f.write('two')
 		self.assertNotEqual(first, series.digest([a]))
+
+
+class BootBuildsTest(TempDirTest):
+	def write(self, text: str) -> str:
+		path = os.path.join(self.tmp, 'boots.ini')
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(text)
+		return path
+
+	def test_boots_are_grouped_by_the_build_they_need(self):
+		path = self.write('[a]\n[b]\nkconfig = CONFIG_X=y\n[c]\nkernel_args = x=1\n'
+				  '[d]\nkconfig = CONFIG_X=y\n')
+		groups = boots.by_build(boots.select('all', '6.1', path))
+		self.assertEqual([(k, [b.name for b in g]) for k, g in groups],
+				 [((), ['a', 'c']), (('CONFIG_X=y',), ['b', 'd'])])
+
+	def test_kconfig_line_must_be_a_config_assignment(self):
+		path = self.write('[a]\nkconfig = WQ_X=y\n')
+		with self.assertRaisesRegex(WqKunitError, "'WQ_X=y' is not CONFIG_X=Y"):
+			boots.load(path)
+
+	def test_repository_boots_cover_the_issue_matrix(self):
+		names = [b.name for b in boots.load()]
+		for name in ('default', 'power-efficient-on', 'power-efficient-off',
+			     'power-efficient-default-y', 'isolcpus', 'unbound-cpus',
+			     'nohz-full', 'force-rr'):
+			self.assertIn(name, names)
+		self.assertEqual([b.name for b in boots.select('all', '6.1')].count('unbound-cpus'), 0)

@@ -3,7 +3,7 @@
 
 import configparser
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from . import paths
 from .errors import WqKunitError
@@ -15,6 +15,7 @@ class Boot:
 	description: str
 	kernel_args: List[str]
 	kernels: Optional[List[str]]	# None: every version
+	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
 
 	def applies_to(self, version: str) -> bool:
 		return self.kernels is None or version in self.kernels
@@ -31,9 +32,13 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 	for name in parser.sections():
 		sec = parser[name]
 		kernels = sec.get('kernels', '').split()
+		kconfig = tuple(sec.get('kconfig', '').split())
+		for line in kconfig:
+			if not line.startswith('CONFIG_') or '=' not in line:
+				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
 		boots.append(Boot(name=name, description=sec.get('description', ''),
 				  kernel_args=sec.get('kernel_args', '').split(),
-				  kernels=kernels or None))
+				  kernels=kernels or None, kconfig=kconfig))
 	return boots
 
 
@@ -50,3 +55,11 @@ def select(name: str, version: str, path: str = paths.BOOTS) -> List[Boot]:
 			return [boot]
 	raise WqKunitError(f'unknown boot configuration {name!r}: known are '
 			   f'{", ".join(b.name for b in boots)}, all')
+
+
+def by_build(selected: List[Boot]) -> List[Tuple[Tuple[str, ...], List[Boot]]]:
+	"""Group @selected by the Kconfig they need, in order of first use."""
+	groups: dict = {}
+	for boot in selected:
+		groups.setdefault(boot.kconfig, []).append(boot)
+	return list(groups.items())

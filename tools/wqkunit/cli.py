@@ -60,11 +60,15 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str]) -> O
 		prepare = time.monotonic() - start
 		os.makedirs(logs, exist_ok=True)
 		kunit = Kunit(out.tree, build_dir)
-		say(f'building {version} in {build_dir}')
-		build = kunit.build(args.jobs, os.path.join(logs, 'build.log'))
-		say(f'built in {build:.1f} s')
-		for boot in selected:
-			out.counts.add(_boot(args, kunit, version, boot, logs, prepare, build, out))
+		for kconfig, group in boots.by_build(selected):
+			extra = f' with {" ".join(kconfig)}' if kconfig else ''
+			say(f'building {version}{extra} in {build_dir}')
+			build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
+			say(f'built in {build:.1f} s')
+			for boot in group:
+				out.counts.add(_boot(args, kunit, version, boot, logs,
+						     prepare, build, out))
+				prepare = 0.0
 	return out
 
 
@@ -83,7 +87,7 @@ def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
 		raise WqKunitError(f'no KUnit case ran on {version} [{boot.name}] '
 				   f'(console: {console})')
 	if args.json:
-		dest = args.json if len(boots.select(args.boot, version)) == 1 else \
+		dest = args.json if args.boot != 'all' else \
 			f'{os.path.splitext(args.json)[0]}.{version}.{boot.name}.json'
 		shutil.copyfile(json_path, dest)
 	line = (f'{version} [{boot.name}]: {counts.line()}; prepare {prepare:.1f} s, '

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from . import paths
 from .errors import WqKunitError
@@ -32,12 +32,17 @@ class Kunit:
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
 		return [sys.executable, kunit_py, sub] + self.common + args
 
-	def build(self, jobs: int, log: str) -> float:
-		"""Configure and build; return the seconds it took."""
+	def build(self, jobs: int, log: str, kconfig: Sequence[str] = ()) -> float:
+		"""Configure and build with @kconfig added; return the seconds it took.
+
+		A different @kconfig in the same build directory makes Kbuild
+		rebuild only what depends on the symbols that changed.
+		"""
 		os.makedirs(self.build_dir, exist_ok=True)
+		args = [f'--jobs={jobs}'] + [f'--kconfig_add={k}' for k in kconfig]
 		start = time.monotonic()
 		with open(log, 'w', encoding='utf-8') as out:
-			proc = subprocess.run(self._cmd('build', [f'--jobs={jobs}']),
+			proc = subprocess.run(self._cmd('build', args),
 					      cwd=self.tree, stdout=out,
 					      stderr=subprocess.STDOUT, check=False)
 		if proc.returncode:
