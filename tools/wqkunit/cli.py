@@ -11,7 +11,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import boots, kernels, lock, packages, paths, results, series, source
+from . import boots, claims, kernels, lock, packages, paths, results, series, source
 from .errors import WqKunitError
 from .kunit_runner import Kunit
 
@@ -166,6 +166,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 	return 0 if ok and total.failed == 0 else 1
 
 
+def cmd_claims(args: argparse.Namespace) -> int:
+	text = claims.table()
+	if args.write:
+		changed = claims.write(args.write, text)
+		say(f'{args.write}: claims table {"updated" if changed else "unchanged"}')
+	else:
+		sys.stdout.write(text)
+	return 0
+
+
 def parser() -> argparse.ArgumentParser:
 	top = argparse.ArgumentParser(
 		prog='wq-kunit',
@@ -207,7 +217,16 @@ def parser() -> argparse.ArgumentParser:
 			    'with "N passed, N failed, N skipped" counting KUnit cases.')
 	common(check)
 	check.set_defaults(func=cmd_check, kernel=None, tree=None, build_dir=None,
-			   json=None, kunit_args=[])
+			   json=None, kunit_args=[], boot='all')
+
+	table = sub.add_parser(
+		'claims', help='print the claims table from the last gate run',
+		description='Settle each claim of kunit/claims.ini per kernel from the '
+			    'JSON and consoles the last run of every boot left in the '
+			    'cache, and print the Markdown table.')
+	table.add_argument('--write', metavar='FILE',
+			   help='replace the table between the claims markers in FILE')
+	table.set_defaults(func=cmd_claims)
 	return top
 
 
