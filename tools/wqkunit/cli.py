@@ -11,7 +11,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import boots, claims, kernels, lock, packages, paths, results, series, source
+from . import boots, claims, kernels, load, lock, packages, paths, results, series, source, splats
 from .errors import WqKunitError
 from .kunit_runner import Kunit
 
@@ -40,11 +40,16 @@ def _target(args: argparse.Namespace):
 	return (kernels.check(args.kernel) if args.kernel else kernels.default_version()), None
 
 
-def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str]) -> Outcome:
-	"""Build one kernel once and boot it in each selected configuration."""
+def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
+	       repeat: int = 1, smps: Optional[List[int]] = None) -> Outcome:
+	"""Build one kernel once and boot it in each selected configuration,
+	@repeat times with each CPU count of @smps (default: --smp)."""
 	selected = boots.select(args.boot, version)
 	series.patches()
 	label = f'tree-{hashlib.sha1(tree.encode()).hexdigest()[:12]}' if tree else version
+	if args.debug:
+		label += '-debug'
+	kunitconfigs = [paths.KUNITCONFIG] + ([paths.DEBUG_CONFIG] if args.debug else [])
 	cache = paths.cache_dir()
 	build_dir = os.path.abspath(args.build_dir) if args.build_dir else \
 		os.path.join(cache, 'build', label)
@@ -59,42 +64,70 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str]) -> O
 		out.tree = source.user_tree(tree, say) if tree else source.cache_tree(version, say)
 		prepare = time.monotonic() - start
 		os.makedirs(logs, exist_ok=True)
-		kunit = Kunit(out.tree, build_dir)
+		kunit = Kunit(out.tree, build_dir, kunitconfigs=kunitconfigs)
 		for kconfig, group in boots.by_build(selected):
 			extra = f' with {" ".join(kconfig)}' if kconfig else ''
 			say(f'building {version}{extra} in {build_dir}')
 			build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
 			say(f'built in {build:.1f} s')
-			for boot in group:
-				out.counts.add(_boot(args, kunit, version, boot, logs,
-						     prepare, build, out))
-				prepare = 0.0
+			for _ in range(repeat):
+				for smp in smps or [args.smp]:
+					for boot in group:
+						out.counts.add(_boot(args, kunit, version, boot, logs,
+								     prepare, build, out, smp))
+						prepare = 0.0
 	return out
 
 
 def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
-	  prepare: float, build: float, out: Outcome) -> results.Counts:
+	  prepare: float, build: float, out: Outcome, smp: int) -> results.Counts:
 	console = os.path.join(logs, f'{boot.name}.console')
 	json_path = os.path.join(logs, f'{boot.name}.json')
-	say(f'booting {version} [{boot.name}] with 8 CPUs in QEMU')
-	secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console)
-	text = kunit.parse(console, json_path)
+	label = f'{version}{" debug" if args.debug else ""} [{boot.name}]'
+	if smp != 8:
+		label += f' {smp} CPUs'
+		console = os.path.join(logs, f'{boot.name}.smp{smp}.console')
+		json_path = os.path.join(logs, f'{boot.name}.smp{smp}.json')
+	say(f'booting {label} with {smp} CPUs in QEMU')
+	secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console, smp)
+	text, complete = kunit.parse(console, json_path)
 	if text is None:
-		raise WqKunitError(f'no KUnit results from {version} [{boot.name}] '
-				   f'(console: {console})')
+		raise WqKunitError(f'no KUnit results from {label} (console: {console})')
 	counts = results.count(text)
 	if not counts.total():
-		raise WqKunitError(f'no KUnit case ran on {version} [{boot.name}] '
-				   f'(console: {console})')
+		raise WqKunitError(f'no KUnit case ran on {label} (console: {console})')
+	with open(console, encoding='utf-8', errors='replace') as f:
+		whole = f.read()
+	if not complete and not counts.failed:
+		# kunit.py saw results missing: the kernel crashed or hung.
+		say(f'FAILED {label}: the run did not complete; the console ends with:')
+		print('\n'.join(whole.splitlines()[-20:]), flush=True)
+		counts.failed += 1
+		counts.failures.append(f'{label}: incomplete run (console: {console})')
+	found = splats.find(whole)
+	for splat in found:
+		if splat.case == 'boot':
+			say(f'note: {label}: the kernel reported a problem before the suite: '
+			    f'{splat.summary()}')
+			continue
+		say(f'FAILED {label}: kernel report during the suite: {splat.summary()}')
+		print('\n'.join(splat.lines), flush=True)
+		counts.failed += 1
+		counts.failures.append(f'{splat.case} ({splat.kind} report)')
 	if args.json:
 		dest = args.json if args.boot != 'all' else \
 			f'{os.path.splitext(args.json)[0]}.{version}.{boot.name}.json'
 		shutil.copyfile(json_path, dest)
-	line = (f'{version} [{boot.name}]: {counts.line()}; prepare {prepare:.1f} s, '
+	line = (f'{label}: {counts.line()}; prepare {prepare:.1f} s, '
 		f'build {build:.1f} s, boot to last result {secs:.1f} s')
 	out.lines.append(line)
 	for name in counts.failures:
-		say(f'FAILED {version} [{boot.name}] {name}')
+		say(f'FAILED {label} {name}')
+	if counts.failed:
+		keep = os.path.join(logs, 'failed')
+		os.makedirs(keep, exist_ok=True)
+		shutil.copyfile(console, os.path.join(
+			keep, f'{boot.name}.smp{smp}.{time.strftime("%Y%m%d-%H%M%S")}.console'))
 	say(line)
 	return counts
 
@@ -156,6 +189,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 		total.add(out.counts)
 		lines += out.lines
 		tree = out.tree
+	if not args.no_debug:
+		debug = argparse.Namespace(**dict(vars(args), debug=True, boot='default'))
+		for version in versions:
+			out = run_kernel(debug, version, None)
+			total.add(out.counts)
+			lines += out.lines
 	ok = _style(tree) and ok
 	say('summary:')
 	for line in lines:
@@ -164,6 +203,43 @@ def cmd_check(args: argparse.Namespace) -> int:
 		print(f'  FAILED {name}')
 	print(total.line())
 	return 0 if ok and total.failed == 0 else 1
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	for version in versions:
+		boots.select(args.boot, version)
+	total = results.Counts()
+	summary = []
+	with load.hogs(args.load) as hogs:
+		if hogs:
+			say(f'host load: {hogs} busy processes')
+		for version in versions:
+			out = run_kernel(args, version, None, repeat=args.runs, smps=args.smp)
+			bad = [l for l in out.lines if ' 0 failed' not in l]
+			summary.append(f'soak {version}: {len(out.lines)} boots '
+				       f'(CPUs {",".join(map(str, args.smp))}, '
+				       f'{"under" if hogs else "without"} host load), '
+				       f'{len(bad)} with failures')
+			summary += [f'  {l}' for l in bad]
+			total.add(out.counts)
+	say('summary:')
+	for line in summary:
+		print(f'  {line}')
+	for name in total.failures:
+		print(f'  FAILED {name}')
+	print(total.line())
+	return 0 if total.failed == 0 else 1
+
+
+def _smp_list(text: str) -> List[int]:
+	try:
+		cpus = [int(x) for x in text.split(',')]
+	except ValueError:
+		cpus = []
+	if not cpus or any(c not in (2, 4, 8) for c in cpus):
+		raise argparse.ArgumentTypeError(f'{text!r}: a list of 2, 4 and 8')
+	return cpus
 
 
 def cmd_claims(args: argparse.Namespace) -> int:
@@ -192,6 +268,9 @@ def parser() -> argparse.ArgumentParser:
 			       help='parallel make jobs (default: %(default)s)')
 		p.add_argument('--timeout', type=int, default=300,
 			       help='seconds one boot may take (default: %(default)s)')
+		p.add_argument('--smp', type=int, default=8, choices=(2, 4, 8),
+			       help='CPUs of the big.LITTLE board, half LITTLE and half big '
+				    '(default: %(default)s)')
 
 	run = sub.add_parser(
 		'run', help='build the suite into a kernel and boot it',
@@ -205,6 +284,9 @@ def parser() -> argparse.ArgumentParser:
 			 help='a kernel tree to test as it is, series applied if missing')
 	run.add_argument('--build-dir', metavar='DIR', help='kunit.py build directory')
 	run.add_argument('--json', metavar='FILE', help='write kunit.py\'s JSON results here')
+	run.add_argument('--debug', action='store_true',
+			 help='the debug build: kunitconfig plus kunit/debug.config (lockdep, '
+			      'debug objects, KASAN, watchdogs), in a build directory of its own')
 	common(run)
 	run.add_argument('kunit_args', nargs='*', metavar='-- KUNIT_PY_ARGS',
 			 help='passed to kunit.py exec')
@@ -216,8 +298,30 @@ def parser() -> argparse.ArgumentParser:
 			    'kernel version, then checkpatch --strict on the series. Ends '
 			    'with "N passed, N failed, N skipped" counting KUnit cases.')
 	common(check)
+	check.add_argument('--no-debug', action='store_true',
+			   help='skip the debug build of each version')
 	check.set_defaults(func=cmd_check, kernel=None, tree=None, build_dir=None,
-			   json=None, kunit_args=[], boot='all')
+			   json=None, kunit_args=[], boot='all', debug=False)
+
+	soak = sub.add_parser(
+		'soak', help='boot the suite many times to find flakes',
+		description='Build each kernel once, then boot the suite --runs times per '
+			    'boot configuration and CPU count, optionally with every host '
+			    'core busy, and report every failure with its case and console.')
+	soak.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	soak.add_argument('--runs', type=int, default=10, help='boots per configuration '
+			  'and CPU count (default: %(default)s)')
+	soak.add_argument('--boot', default='default', metavar='NAME',
+			  help='boot configuration, or "all" (default: %(default)s)')
+	soak.add_argument('--smp', type=_smp_list, default=[8], metavar='LIST',
+			  help='CPU counts, e.g. 2,4,8 (default: 8)')
+	soak.add_argument('--load', action='store_true', help='keep every host core busy')
+	soak.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+			  help='parallel make jobs (default: %(default)s)')
+	soak.add_argument('--timeout', type=int, default=300,
+			  help='seconds one boot may take (default: %(default)s)')
+	soak.set_defaults(func=cmd_soak, tree=None, build_dir=None, json=None,
+			  kunit_args=[], debug=False)
 
 	table = sub.add_parser(
 		'claims', help='print the claims table from the last gate run',

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from . import paths
 from .errors import WqKunitError
@@ -20,13 +20,12 @@ CROSS_COMPILE = 'arm-linux-gnueabihf-'
 
 class Kunit:
 	def __init__(self, tree: str, build_dir: str, qemu_config: str = paths.QEMU_CONFIG,
-		     kunitconfig: str = paths.KUNITCONFIG) -> None:
+		     kunitconfigs: Sequence[str] = (paths.KUNITCONFIG,)) -> None:
 		self.tree = tree
 		self.build_dir = build_dir
-		self.common = ['--arch=arm', f'--cross_compile={CROSS_COMPILE}',
-			       f'--kunitconfig={kunitconfig}',
-			       f'--qemu_config={qemu_config}',
-			       f'--build_dir={build_dir}']
+		self.common = ['--arch=arm', f'--cross_compile={CROSS_COMPILE}']
+		self.common += [f'--kunitconfig={k}' for k in kunitconfigs]
+		self.common += [f'--qemu_config={qemu_config}', f'--build_dir={build_dir}']
 
 	def _cmd(self, sub: str, args: List[str]) -> List[str]:
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
@@ -51,33 +50,36 @@ class Kunit:
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
-		 console: str) -> float:
-		"""Boot the built kernel once, the whole console into @console."""
+		 console: str, cpus: int = 8) -> float:
+		"""Boot the built kernel once with @cpus CPUs, the whole console
+		into @console."""
 		args = [f'--timeout={timeout}', '--raw_output=all']
 		args += [f'--kernel_args={a}' for a in kernel_args] + extra
 		start = time.monotonic()
 		with open(console, 'w', encoding='utf-8') as out:
 			proc = subprocess.run(self._cmd('exec', args), cwd=self.tree,
 					      stdout=out, stderr=subprocess.STDOUT,
-					      stdin=subprocess.DEVNULL, check=False)
+					      stdin=subprocess.DEVNULL, check=False,
+					      env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
 		if proc.returncode:
 			raise WqKunitError(f'kunit.py exec failed: {_last_line(console)} '
 					   f'(console: {console})')
 		return time.monotonic() - start
 
-	def parse(self, console: str, json_out: str, show: bool = True) -> Optional[str]:
-		"""Parse @console with kunit.py; return the JSON it wrote."""
+	def parse(self, console: str, json_out: str, show: bool = True) -> Tuple[Optional[str], bool]:
+		"""Parse @console with kunit.py: the JSON it wrote, and whether it
+		found the run complete and passing (False on a crash or hang too)."""
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
 		if os.path.exists(json_out):
 			os.remove(json_out)
-		subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
-			       cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
-			       stdout=None if show else subprocess.DEVNULL)
+		proc = subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
+				      cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
+				      stdout=None if show else subprocess.DEVNULL)
 		try:
 			with open(json_out, encoding='utf-8') as f:
-				return f.read()
+				return f.read(), proc.returncode == 0
 		except OSError:
-			return None
+			return None, False
 
 
 def _last_line(log: str) -> str:
