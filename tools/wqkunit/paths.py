@@ -10,6 +10,7 @@ KUNITCONFIG = os.path.join(REPO, 'kunitconfig')
 KUNIT_DIR = os.path.join(REPO, 'kunit')
 QEMU_CONFIG = os.path.join(KUNIT_DIR, 'qemu_arm_smp.py')
 BOOTS = os.path.join(KUNIT_DIR, 'boots.ini')
+DEBUG_CONFIG = os.path.join(KUNIT_DIR, 'debug.config')
 KERNELS = os.path.join(KUNIT_DIR, 'kernels')
 
 
