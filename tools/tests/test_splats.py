@@ -93,3 +93,30 @@ class FindTest(unittest.TestCase):
 				path = os.path.join(DATA, 'logs', version, f'{boot}.console')
 				with open(path, encoding='utf-8') as f:
 					self.assertEqual(splats.find(f.read()), [], path)
+
+
+def recorded(name):
+	with open(os.path.join(DATA, 'consoles', name), encoding='utf-8') as f:
+		return f.read()
+
+
+class RecordedTest(unittest.TestCase):
+	"""Consoles recorded from the debug builds of the suite's own kernels."""
+
+	def test_odebug_behind_a_generic_warning_is_named_odebug(self):
+		# 6.12 prints the WARNING from lib/debugobjects.c before the ODEBUG line.
+		found = splats.find(recorded('odebug-reinit-6.12.console'))
+		self.assertEqual([(s.kind, s.case) for s in found],
+				 [('ODEBUG', 'workqueue_broken.broken_reinit_pending_delayed_work')])
+		self.assertIn('ODEBUG: init active', found[0].summary())
+		self.assertTrue(found[0].lines[-1].startswith('---[ end trace'))
+
+	def test_soft_lockups_of_a_hung_run_name_the_unfinished_case(self):
+		# 6.1 debug, a keep-awake timer re-arming every jiffy livelocked
+		# __run_timers(); the run never reached the case's result line.
+		found = splats.find(recorded('soft-lockup-6.1.console'))
+		self.assertTrue(found)
+		self.assertEqual({s.kind for s in found}, {'soft lockup'})
+		self.assertEqual({s.case for s in found},
+				 {'workqueue_percpu.self_requeueing_deferrable_work_stays_on_cpu'
+				  ' (unfinished)'})

@@ -13,9 +13,14 @@ from typing import List, Optional
 
 from . import boots, claims, kernels, load, lock, packages, paths, results, series, source, splats
 from .errors import WqKunitError
-from .kunit_runner import Kunit
+from .kunit_runner import CROSS_COMPILE, Kunit
 
 CHECK_PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
+# Kept out of the series: the debug build must catch it (issue: debug run).
+BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
+BROKEN_GLOB = 'workqueue_broken.*'
+BROKEN_NAME = 'workqueue_broken.broken_reinit_pending_delayed_work'
+BROKEN_KIND = 'ODEBUG'
 
 
 def say(msg: str) -> None:
@@ -41,9 +46,11 @@ def _target(args: argparse.Namespace):
 
 
 def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
-	       repeat: int = 1, smps: Optional[List[int]] = None) -> Outcome:
+	       repeat: int = 1, smps: Optional[List[int]] = None,
+	       broken: Optional[str] = None) -> Outcome:
 	"""Build one kernel once and boot it in each selected configuration,
-	@repeat times with each CPU count of @smps (default: --smp)."""
+	@repeat times with each CPU count of @smps (default: --smp).  @broken,
+	a C file, is appended to the suite for this run only."""
 	selected = boots.select(args.boot, version)
 	series.patches()
 	label = f'tree-{hashlib.sha1(tree.encode()).hexdigest()[:12]}' if tree else version
@@ -65,18 +72,26 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 		prepare = time.monotonic() - start
 		os.makedirs(logs, exist_ok=True)
 		kunit = Kunit(out.tree, build_dir, kunitconfigs=kunitconfigs)
-		for kconfig, group in boots.by_build(selected):
-			extra = f' with {" ".join(kconfig)}' if kconfig else ''
-			say(f'building {version}{extra} in {build_dir}')
-			build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
-			say(f'built in {build:.1f} s')
-			for _ in range(repeat):
-				for smp in smps or [args.smp]:
-					for boot in group:
-						out.counts.add(_boot(args, kunit, version, boot, logs,
-								     prepare, build, out, smp))
-						prepare = 0.0
+		with source.appended(out.tree, series.TEST_FILE, broken):
+			_builds_and_boots(args, kunit, version, selected, logs, prepare, out,
+					  repeat, smps)
 	return out
+
+
+def _builds_and_boots(args, kunit: Kunit, version: str, selected: List[boots.Boot],
+		      logs: str, prepare: float, out: Outcome, repeat: int,
+		      smps: Optional[List[int]]) -> None:
+	for kconfig, group in boots.by_build(selected):
+		extra = f' with {" ".join(kconfig)}' if kconfig else ''
+		say(f'building {version}{extra} in {kunit.build_dir}')
+		build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
+		say(f'built in {build:.1f} s')
+		for _ in range(repeat):
+			for smp in smps or [args.smp]:
+				for boot in group:
+					out.counts.add(_boot(args, kunit, version, boot, logs,
+							     prepare, build, out, smp))
+					prepare = 0.0
 
 
 def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
@@ -152,6 +167,33 @@ def _tools_tests() -> bool:
 	return proc.returncode == 0
 
 
+def _debug_catches_broken_case(args: argparse.Namespace, version: str) -> bool:
+	"""The debug run must fail on kunit/broken/'s case, naming its report."""
+	broken = argparse.Namespace(**dict(vars(args), kunit_args=[BROKEN_GLOB]))
+	say(f'{version} debug: the deliberately broken case must fail with {BROKEN_KIND}')
+	out = run_kernel(broken, version, None, broken=BROKEN_CASE)
+	want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
+	caught = want in out.counts.failures
+	say(f'{version} debug: broken case {"caught: " + want if caught else "NOT caught"}')
+	return caught
+
+
+def _w1(version: str, tree: str) -> bool:
+	"""kernel/workqueue.o, which includes the suite, builds with no W=1 warning."""
+	build_dir = os.path.join(paths.cache_dir(), 'build', version)
+	os.utime(os.path.join(tree, 'kernel', 'workqueue.c'))
+	proc = subprocess.run(['make', 'ARCH=arm', f'CROSS_COMPILE={CROSS_COMPILE}',
+			       f'O={build_dir}', 'W=1', 'kernel/workqueue.o'],
+			      cwd=tree, capture_output=True, text=True, check=False)
+	warnings = [l for l in (proc.stdout + proc.stderr).splitlines() if 'warning:' in l]
+	for line in warnings:
+		print(f'  {line}')
+	ok = proc.returncode == 0 and not warnings
+	say(f'{version}: kernel/workqueue.o with W=1: '
+	    f'{"no warning" if ok else f"{len(warnings)} warnings, exit {proc.returncode}"}')
+	return ok
+
+
 def _style(tree: str) -> bool:
 	"""checkpatch --strict on every patch, shellcheck on the shell scripts."""
 	ok = True
@@ -189,12 +231,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 		total.add(out.counts)
 		lines += out.lines
 		tree = out.tree
+		ok = _w1(version, tree) and ok
 	if not args.no_debug:
 		debug = argparse.Namespace(**dict(vars(args), debug=True, boot='default'))
 		for version in versions:
 			out = run_kernel(debug, version, None)
 			total.add(out.counts)
 			lines += out.lines
+			ok = _debug_catches_broken_case(debug, version) and ok
 	ok = _style(tree) and ok
 	say('summary:')
 	for line in lines:

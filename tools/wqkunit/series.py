@@ -47,3 +47,16 @@ def present(tree: str) -> bool:
 	except OSError:
 		return False
 	return included and os.path.isfile(os.path.join(tree, TEST_FILE))
+
+
+def touched(files: List[str]) -> List[str]:
+	"""The paths the patches in @files change or create."""
+	paths = []
+	for name in files:
+		with open(name, encoding='utf-8', errors='replace') as f:
+			for line in f:
+				if line.startswith('+++ b/') or line.startswith('--- a/'):
+					path = line[6:].strip()
+					if path not in paths:
+						paths.append(path)
+	return paths

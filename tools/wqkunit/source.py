@@ -2,9 +2,11 @@
 """Kernel trees with the series applied: Debian's, unpacked into the cache,
 or one the user already has."""
 
+import contextlib
 import os
 import shutil
-from typing import Callable
+import tempfile
+from typing import Callable, Iterator, Optional
 
 from . import kernels, paths, proc, series
 from .errors import WqKunitError
@@ -37,6 +39,13 @@ def tree_version(tree: str) -> str:
 	return f'{fields.get("VERSION", "?")}.{fields.get("PATCHLEVEL", "?")}'
 
 
+def _apply(directory: str, patch: str, what: str) -> None:
+	"""git apply @patch in @directory, which git must not take for a part of
+	another repository: there, git apply would silently skip every path."""
+	env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(directory))
+	proc.run(['git', 'apply', patch], cwd=directory, env=env, what=what)
+
+
 def user_tree(tree: str, say: Callable[[str], None]) -> str:
 	"""Check @tree, apply the series to its working tree unless it has it.
 
@@ -48,13 +57,19 @@ def user_tree(tree: str, say: Callable[[str], None]) -> str:
 		say(f'{tree} has the suite ({series.TEST_FILE}); building it as it is')
 		return tree
 	files = series.patches()
-	# Inside another repository, git apply would silently skip every path:
-	# let git find no repository above @tree.
-	env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(tree))
-	proc.run(['git', 'apply', '--check'] + files, cwd=tree, env=env,
-		 what=f'the series does not apply to {tree}: git apply')
-	proc.run(['git', 'apply'] + files, cwd=tree, env=env,
-		 what=f'applying the series to {tree}')
+	# A dry run, patch after patch, on a copy of the files the series
+	# touches: git apply --check of several patches checks each against
+	# the original tree, so it cannot see a file an earlier one creates.
+	with tempfile.TemporaryDirectory(prefix='wq-kunit-apply-') as scratch:
+		for rel in series.touched(files):
+			if os.path.isfile(os.path.join(tree, rel)):
+				os.makedirs(os.path.dirname(os.path.join(scratch, rel)), exist_ok=True)
+				shutil.copy2(os.path.join(tree, rel), os.path.join(scratch, rel))
+		for patch in files:
+			_apply(scratch, patch, f'the series does not apply to {tree}: '
+					       f'{os.path.basename(patch)}')
+	for patch in files:
+		_apply(tree, patch, f'applying the series to {tree}')
 	if not series.present(tree):
 		raise WqKunitError(f'git apply left {tree} without {series.TEST_FILE}')
 	say(f'applied the series to the working tree of {tree} (not committed)')
@@ -118,3 +133,25 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	with open(marker, 'w', encoding='utf-8') as f:
 		f.write(want + '\n')
 	return tree
+
+
+@contextlib.contextmanager
+def appended(tree: str, path: str, extra: Optional[str]) -> Iterator[None]:
+	"""While inside, @tree's @path has the C file @extra appended; restored
+	byte for byte afterwards, whatever happens.  Its new mtime makes the
+	next build recompile it."""
+	if not extra:
+		yield
+		return
+	target = os.path.join(tree, path)
+	with open(target, 'rb') as f:
+		original = f.read()
+	with open(extra, 'rb') as f:
+		addition = f.read()
+	try:
+		with open(target, 'wb') as f:
+			f.write(original + addition)
+		yield
+	finally:
+		with open(target, 'wb') as f:
+			f.write(original)

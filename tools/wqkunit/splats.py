@@ -37,14 +37,26 @@ class Splat:
 	lines: List[str] = field(default_factory=list)
 
 	def summary(self) -> str:
-		return f'{self.kind} in {self.case}: {self.lines[0].strip()}'
+		first = next((l for l in self.lines if _kind(l) == self.kind), self.lines[0])
+		return f'{self.kind} in {self.case}: {PREFIX.sub("", first).strip()}'
+
+	def settle(self) -> None:
+		"""Name the report by its most specific line: a generic WARNING
+		from lib/debugobjects.c is an ODEBUG report, say."""
+		ranks = [r for r in (_rank(l) for l in self.lines) if r is not None]
+		self.kind = KINDS[min(ranks)][0]
+
+
+def _rank(line: str) -> Optional[int]:
+	for rank, (_, pattern) in enumerate(KINDS):
+		if pattern.search(line):
+			return rank
+	return None
 
 
 def _kind(line: str) -> Optional[str]:
-	for kind, pattern in KINDS:
-		if pattern.search(line):
-			return kind
-	return None
+	rank = _rank(line)
+	return None if rank is None else KINDS[rank][0]
 
 
 def find(console: str, max_lines: int = 40) -> List[Splat]:
@@ -83,6 +95,13 @@ def find(console: str, max_lines: int = 40) -> List[Splat]:
 			for splat in pending:
 				splat.case = '.'.join(names)
 			pending = []
+	# No result line followed (the kernel hung or died): name the subtest
+	# that was running.
+	running = '.'.join(n for _, n in stack)
+	for splat in pending:
+		splat.case = f'{running} (unfinished)' if running else 'suite'
+	for splat in splats:
+		splat.settle()
 	return splats
 
 
