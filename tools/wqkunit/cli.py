@@ -11,7 +11,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import boots, claims, kernels, load, lock, packages, paths, results, series, source, splats
+from . import bench, boots, claims, kernels, load, lock, mutate, packages, paths, results, series, source, splats
 from .errors import WqKunitError
 from .kunit_runner import CROSS_COMPILE, Kunit
 
@@ -276,6 +276,60 @@ def cmd_soak(args: argparse.Namespace) -> int:
 	return 0 if total.failed == 0 else 1
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	catalogue = {v: mutate.load(v) for v in versions}
+	for version in versions:
+		if args.boot:
+			boots.select(args.boot, version)
+		if args.only:
+			catalogue[version] = [m for m in catalogue[version] if m.name in args.only]
+	if not any(catalogue.values()):
+		raise WqKunitError(f'no mutant named {", ".join(args.only)}')
+	packages.ensure(packages.BUILD + packages.BOOT +
+			[kernels.package(v) for v in versions], say)
+	lines = []
+	ok = True
+	for version in versions:
+		cache = paths.cache_dir()
+		logs = os.path.join(cache, 'logs', version)
+		os.makedirs(logs, exist_ok=True)
+		with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say):
+			tree = source.cache_tree(version, say)
+			kunit = Kunit(tree, os.path.join(cache, 'build', version))
+			start = time.monotonic()
+			verdicts = mutate.run(kunit, version, catalogue[version], args.boot,
+					      args.jobs, args.timeout, logs, say)
+		total = time.monotonic() - start
+		lines.append(f'{version}: {mutate.score(verdicts)} in {total:.0f} s')
+		for v in verdicts:
+			lines.append(f'  {v.outcome:13} {v.mutant.name:34} {v.seconds:5.0f} s  {v.detail[:90]}')
+			ok = ok and v.outcome in ('killed', 'equivalent')
+	say('mutation score:')
+	for line in lines:
+		print(line)
+	return 0 if ok else 1
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	packages.ensure(packages.BUILD + packages.BOOT +
+			[kernels.package(v) for v in versions], say)
+	measured = {}
+	for version in versions:
+		cache = paths.cache_dir()
+		with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say):
+			tree = source.cache_tree(version, say)
+			measured[version] = bench.measure(tree, version, args.runs, args.jobs, say)
+	text = bench.table(measured)
+	out = args.output or os.path.join(paths.cache_dir(), 'bench.md')
+	with open(out, 'w', encoding='utf-8') as f:
+		f.write(text)
+	sys.stdout.write(text)
+	say(f'written to {out}')
+	return 0
+
+
 def _smp_list(text: str) -> List[int]:
 	try:
 		cpus = [int(x) for x in text.split(',')]
@@ -367,6 +421,41 @@ def parser() -> argparse.ArgumentParser:
 	soak.set_defaults(func=cmd_soak, tree=None, build_dir=None, json=None,
 			  kunit_args=[], debug=False)
 
+	mut = sub.add_parser(
+		'mutate', help='show that every plausible CPU-selection regression fails a case',
+		description='For each mutant of kunit/mutants/VERSION/, apply it to the cached '
+			    'tree, rebuild incrementally, boot the configurations its Boots: '
+			    'line names (or --boot), revert it (also on Ctrl-C or failure), and '
+			    'report killed (by which case), survived, equivalent or did not build. '
+			    'Ends with "K of N mutants killed".')
+	mut.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	mut.add_argument('--only', metavar='NAME', action='append',
+			 help='only this mutant (repeatable)')
+	mut.add_argument('--boot', metavar='NAME', help='boot configuration(s) for every '
+			 'mutant, or "all" (default: each mutant\'s own)')
+	mut.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+			 help='parallel make jobs (default: %(default)s)')
+	mut.add_argument('--timeout', type=int, default=120,
+			 help='seconds one boot may take (default: %(default)s)')
+	mut.set_defaults(func=cmd_mutate)
+
+	ben = sub.add_parser(
+		'bench', help='measure every phase, per kernel',
+		description='Per kernel: configure, cold build (and a plain CONFIG_KUNIT=y '
+			    'kernel for comparison), warm rebuild with nothing changed, '
+			    'rebuild after touching the test file, QEMU boot, and from the '
+			    'guest\'s timestamps boot-to-first-result and suite time; medians '
+			    'over --runs, written to a Markdown table.  Builds in its own '
+			    'directories in the cache.')
+	ben.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	ben.add_argument('--runs', type=int, default=3, help='runs of the cheap phases '
+			 '(default: %(default)s)')
+	ben.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+			 help='parallel make jobs (default: %(default)s)')
+	ben.add_argument('--output', metavar='FILE', help='the table (default: bench.md '
+			 'in the cache)')
+	ben.set_defaults(func=cmd_bench)
+
 	table = sub.add_parser(
 		'claims', help='print the claims table from the last gate run',
 		description='Settle each claim of kunit/claims.ini per kernel from the '
@@ -384,6 +473,11 @@ def main(argv: Optional[List[str]] = None) -> int:
 		return args.func(args)
 	except WqKunitError as e:
 		print(f'wq-kunit: error: {e}', file=sys.stderr)
+		return 1
+	except OSError as e:
+		# A read-only or full cache, say: one line, not a traceback.
+		where = f'{e.filename}: ' if e.filename else ''
+		print(f'wq-kunit: error: {where}{e.strerror or e}', file=sys.stderr)
 		return 1
 	except KeyboardInterrupt:
 		print('wq-kunit: interrupted', file=sys.stderr)
