@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The cache of unpacked trees: recovery from interruptions, read-only or
+full filesystems.  A fake linux-source tarball stands in for Debian's."""
+
+import errno
+import io
+import os
+import subprocess
+import tarfile
+from contextlib import redirect_stderr
+from unittest import mock
+
+from tests.util import DATA, TempDirTest
+from wqkunit import cli, series, source
+from wqkunit.errors import WqKunitError
+
+
+def quiet(_msg):
+	pass
+
+
+class CacheTreeTest(TempDirTest):
+	def setUp(self):
+		super().setUp()
+		self.tarball = os.path.join(self.tmp, 'linux-source-6.1.tar.xz')
+		with tarfile.open(self.tarball, 'w:xz') as tar:
+			tar.add(os.path.join(DATA, 'fake-tree'), arcname='linux-source-6.1')
+		self.cache = os.path.join(self.tmp, 'cache')
+		patches = [mock.patch('wqkunit.kernels.tarball', return_value=self.tarball),
+			   mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache})]
+		for p in patches:
+			p.start()
+			self.addCleanup(p.stop)
+		self.tree = os.path.join(self.cache, 'src', 'linux-6.1')
+
+	def git(self, *args):
+		return subprocess.run(['git'] + list(args), cwd=self.tree, capture_output=True,
+				      text=True, check=True).stdout
+
+	def test_unpack_imports_and_applies_the_series(self):
+		self.assertEqual(source.cache_tree('6.1', quiet), self.tree)
+		self.assertTrue(series.present(self.tree))
+		self.assertEqual(self.git('status', '--porcelain'), '')
+		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
+				 1 + len(series.patches()))
+
+	def test_second_run_reuses_the_tree(self):
+		source.cache_tree('6.1', quiet)
+		head = self.git('rev-parse', 'HEAD')
+		said = []
+		source.cache_tree('6.1', said.append)
+		self.assertEqual(self.git('rev-parse', 'HEAD'), head)
+		self.assertEqual(said, [])
+
+	def test_interrupted_unpack_is_thrown_away(self):
+		# An unpack killed half-way leaves a .tmp directory, and maybe a
+		# destination without the base tag.
+		os.makedirs(self.tree + '.tmp/kernel')
+		os.makedirs(self.tree + '/kernel')
+		source.cache_tree('6.1', quiet)
+		self.assertFalse(os.path.exists(self.tree + '.tmp'))
+		self.assertTrue(series.present(self.tree))
+
+	def test_interrupted_git_am_is_recovered(self):
+		source.cache_tree('6.1', quiet)
+		os.remove(os.path.join(self.tree, '.git', 'wq-kunit-series'))
+		self.git('reset', '-q', '--hard', source.BASE_TAG)
+		subprocess.run(['git', '-c', 'user.name=x', '-c', 'user.email=x@x', 'am',
+				os.path.join(DATA, 'nonsense.patch')], cwd=self.tree,
+			       capture_output=True, check=False)
+		self.assertTrue(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))
+		source.cache_tree('6.1', quiet)
+		self.assertTrue(series.present(self.tree))
+		self.assertEqual(self.git('status', '--porcelain'), '')
+
+	def test_changed_series_is_reapplied_from_the_pristine_tree(self):
+		source.cache_tree('6.1', quiet)
+		with open(os.path.join(self.tree, '.git', 'wq-kunit-series'), 'w',
+			  encoding='utf-8') as f:
+			f.write('an older series\n')
+		with open(os.path.join(self.tree, 'kernel', 'workqueue.c'), 'a',
+			  encoding='utf-8') as f:
+			f.write('/* left over from a mutant */\n')
+		source.cache_tree('6.1', quiet)
+		self.assertEqual(self.git('status', '--porcelain'), '')
+		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
+				 1 + len(series.patches()))
+
+	def test_series_that_does_not_apply_is_named(self):
+		with open(os.path.join(self.tmp, 'Kconfig.debug'), 'w', encoding='utf-8') as f:
+			f.write('nothing the series expects\n')
+		broken = os.path.join(self.tmp, 'broken.tar.xz')
+		with tarfile.open(broken, 'w:xz') as tar:
+			tar.add(os.path.join(DATA, 'fake-tree'), arcname='linux-source-6.1',
+				filter=lambda i: None if i.name.endswith('Kconfig.debug') else i)
+			tar.add(os.path.join(self.tmp, 'Kconfig.debug'),
+				arcname='linux-source-6.1/lib/Kconfig.debug')
+		with mock.patch('wqkunit.kernels.tarball', return_value=broken):
+			with self.assertRaisesRegex(WqKunitError, 'does not apply to linux-source-6.1'):
+				source.cache_tree('6.1', quiet)
+		self.assertFalse(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))
+
+
+class FilesystemTest(TempDirTest):
+	"""A cache on a read-only or full filesystem: one line, exit 1."""
+
+	def run_with(self, error):
+		err = io.StringIO()
+		with mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': os.path.join(self.tmp, 'c')}), \
+		     mock.patch('wqkunit.packages.ensure'), \
+		     mock.patch('os.makedirs', side_effect=error), redirect_stderr(err):
+			rc = cli.main(['run', '--kernel', '6.1'])
+		self.assertEqual(rc, 1)
+		self.assertEqual(err.getvalue().count('\n'), 1, err.getvalue())
+		return err.getvalue()
+
+	def test_read_only_cache(self):
+		out = self.run_with(OSError(errno.EROFS, 'Read-only file system', '/ro/cache'))
+		self.assertIn('/ro/cache: Read-only file system', out)
+
+	def test_full_cache(self):
+		out = self.run_with(OSError(errno.ENOSPC, 'No space left on device', '/full'))
+		self.assertIn('No space left on device', out)

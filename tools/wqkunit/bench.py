@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Phase times of the suite, per kernel, as medians over a few runs."""
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable, Dict, List
+
+from . import paths
+from .errors import WqKunitError
+from .kunit_runner import CROSS_COMPILE, Kunit
+
+STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
+RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
+
+
+def guest_times(console: str) -> Dict[str, float]:
+	"""From a console with printk times: seconds from kernel start to the
+	first KTAP line and to the last result, and the suite between them."""
+	first = last = None
+	for line in console.splitlines():
+		match = STAMP.match(line)
+		if not match:
+			continue
+		stamp, text = float(match.group(1)), match.group(2)
+		if first is None and text.startswith('KTAP version'):
+			first = stamp
+		if first is not None and RESULT.match(text):
+			last = stamp
+	if first is None or last is None:
+		raise WqKunitError('no timestamped KTAP output in the console')
+	return {'boot to first result': first, 'boot to last result': last,
+		'suite in the guest': last - first}
+
+
+def _timed(fn: Callable[[], object]) -> float:
+	start = time.monotonic()
+	fn()
+	return time.monotonic() - start
+
+
+def _plain_kunitconfig(directory: str) -> str:
+	path = os.path.join(directory, 'plain.kunitconfig')
+	with open(path, 'w', encoding='utf-8') as f:
+		f.write('CONFIG_KUNIT=y\n')
+	return path
+
+
+def measure(tree: str, version: str, runs: int, jobs: int,
+	    say: Callable[[str], None]) -> Dict[str, float]:
+	"""Every phase of @version, in seconds (medians of @runs where cheap)."""
+	root = os.path.join(paths.cache_dir(), 'bench', version)
+	shutil.rmtree(root, ignore_errors=True)
+	os.makedirs(root)
+	log = os.path.join(root, 'build.log')
+	ours = Kunit(tree, os.path.join(root, 'suite'))
+	plain = Kunit(tree, os.path.join(root, 'plain'),
+		      kunitconfigs=(_plain_kunitconfig(root),))
+	kunit_py = os.path.join(tree, 'tools', 'testing', 'kunit', 'kunit.py')
+	phases: Dict[str, float] = {}
+
+	def configure() -> None:
+		subprocess.run([sys.executable, kunit_py, 'config'] + ours.common, cwd=tree,
+			       check=True, capture_output=True)
+
+	say(f'{version}: configure')
+	phases['configure'] = _timed(configure)
+	say(f'{version}: cold build of the suite')
+	phases['cold build'] = ours.build(jobs, log)
+	say(f'{version}: cold build of a plain CONFIG_KUNIT=y kernel')
+	phases['cold build, plain KUnit kernel'] = plain.build(jobs, log)
+	phases['suite build over plain'] = phases['cold build'] / phases['cold build, plain KUnit kernel'] - 1
+	warm: List[float] = []
+	incremental: List[float] = []
+	boots: List[float] = []
+	guest: Dict[str, List[float]] = {}
+	test_file = os.path.join(tree, 'kernel', 'tests', 'workqueue_kunit.c')
+	for run in range(runs):
+		say(f'{version}: run {run + 1} of {runs}: warm, incremental, boot')
+		warm.append(ours.build(jobs, log))
+		os.utime(test_file)
+		incremental.append(ours.build(jobs, log))
+		console = os.path.join(root, 'boot.console')
+		boots.append(ours.boot([], [], 300, console))
+		with open(console, encoding='utf-8', errors='replace') as f:
+			for key, value in guest_times(f.read()).items():
+				guest.setdefault(key, []).append(value)
+	phases['warm rebuild, nothing changed'] = statistics.median(warm)
+	phases['rebuild after touching the test file'] = statistics.median(incremental)
+	phases['boot, QEMU start to exit'] = statistics.median(boots)
+	for key, values in guest.items():
+		phases[key] = statistics.median(values)
+	shutil.rmtree(os.path.join(root, 'plain'), ignore_errors=True)
+	return phases
+
+
+def table(results: Dict[str, Dict[str, float]]) -> str:
+	versions = list(results)
+	keys = list(next(iter(results.values())))
+	rows = ['| phase | ' + ' | '.join(versions) + ' |', '|---|' + '---|' * len(versions)]
+	for key in keys:
+		cells = [f'{results[v][key] * 100:+.1f}%' if key.endswith('over plain')
+			 else f'{results[v][key]:.1f} s' for v in versions]
+		rows.append(f'| {key} | ' + ' | '.join(cells) + ' |')
+	return '\n'.join(rows) + '\n'
