@@ -103,7 +103,7 @@ def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
 		label += f' {smp} CPUs'
 		console = os.path.join(logs, f'{boot.name}.smp{smp}.console')
 		json_path = os.path.join(logs, f'{boot.name}.smp{smp}.json')
-	say(f'booting {label} with {smp} CPUs in QEMU')
+	say(f'booting {label}{" with 8 CPUs" if smp == 8 else ""} in QEMU')
 	secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console, smp)
 	text, complete = kunit.parse(console, json_path)
 	if text is None:
