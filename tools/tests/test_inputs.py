@@ -22,12 +22,6 @@ class KernelsTest(unittest.TestCase):
 
 
 class BootsTest(TempDirTest):
-	def write(self, text: str) -> str:
-		path = os.path.join(self.tmp, 'boots.ini')
-		with open(path, 'w', encoding='utf-8') as f:
-			f.write(text)
-		return path
-
 	def test_repository_has_a_default_boot(self):
 		self.assertIn('default', [b.name for b in boots.load()])
 
@@ -91,12 +85,6 @@ class SeriesTest(TempDirTest):
 
 
 class BootBuildsTest(TempDirTest):
-	def write(self, text: str) -> str:
-		path = os.path.join(self.tmp, 'boots.ini')
-		with open(path, 'w', encoding='utf-8') as f:
-			f.write(text)
-		return path
-
 	def test_boots_are_grouped_by_the_build_they_need(self):
 		path = self.write('[a]\n[b]\nkconfig = CONFIG_X=y\n[c]\nkernel_args = x=1\n'
 				  '[d]\nkconfig = CONFIG_X=y\n')

@@ -15,6 +15,13 @@ class TempDirTest(unittest.TestCase):
 		self.tmp = tempfile.mkdtemp(prefix='wq-kunit-test-')
 		self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
 
+	def write(self, text: str, name: str = 'boots.ini') -> str:
+		"""@text as the file @name in the temporary directory; its path."""
+		path = os.path.join(self.tmp, name)
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(text)
+		return path
+
 
 def fake_kernel_tree(dest: str) -> str:
 	"""A tree with just enough of a kernel for the series' context lines."""

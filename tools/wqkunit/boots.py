@@ -21,13 +21,19 @@ class Boot:
 		return self.kernels is None or version in self.kernels
 
 
-def load(path: str = paths.BOOTS) -> List[Boot]:
+def read_ini(path: str, what: str) -> configparser.ConfigParser:
+	"""@path parsed as INI, or an error naming @what it should hold."""
 	parser = configparser.ConfigParser(interpolation=None)
 	try:
 		with open(path, encoding='utf-8') as f:
 			parser.read_file(f)
 	except (OSError, configparser.Error) as e:
-		raise WqKunitError(f'cannot read boot configurations from {path}: {e}') from None
+		raise WqKunitError(f'cannot read {what} from {path}: {e}') from None
+	return parser
+
+
+def load(path: str = paths.BOOTS) -> List[Boot]:
+	parser = read_ini(path, 'boot configurations')
 	boots = []
 	for name in parser.sections():
 		sec = parser[name]

@@ -117,12 +117,7 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	  trees_root: Optional[str] = None) -> str:
 	"""The Markdown table, one row per claim, one column per kernel."""
-	parser = configparser.ConfigParser(interpolation=None)
-	try:
-		with open(claims_path, encoding='utf-8') as f:
-			parser.read_file(f)
-	except (OSError, configparser.Error) as e:
-		raise WqKunitError(f'cannot read {claims_path}: {e}') from None
+	parser = boots.read_ini(claims_path, 'claims')
 	versions = kernels.supported()
 	root = logs_root or os.path.join(paths.cache_dir(), 'logs')
 	runs = {v: load_runs(v, os.path.join(root, v)) for v in versions}

@@ -249,8 +249,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 	return 0 if ok and total.failed == 0 else 1
 
 
+def _versions(args: argparse.Namespace) -> List[str]:
+	"""--kernel's version, checked, or every supported one."""
+	return [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+
+
 def cmd_soak(args: argparse.Namespace) -> int:
-	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	versions = _versions(args)
 	for version in versions:
 		boots.select(args.boot, version)
 	total = results.Counts()
@@ -277,7 +282,7 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	versions = _versions(args)
 	catalogue = {v: mutate.load(v) for v in versions}
 	for version in versions:
 		if args.boot:
@@ -312,7 +317,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-	versions = [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	versions = _versions(args)
 	packages.ensure(packages.BUILD + packages.BOOT +
 			[kernels.package(v) for v in versions], say)
 	measured = {}
@@ -358,14 +363,23 @@ def parser() -> argparse.ArgumentParser:
 	sub = top.add_subparsers(dest='command', metavar='COMMAND')
 	sub.required = True
 
+	def one_kernel(p: argparse.ArgumentParser) -> None:
+		p.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+
+	def jobs(p: argparse.ArgumentParser) -> None:
+		p.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
+			       help='parallel make jobs (default: %(default)s)')
+
+	def timeout(p: argparse.ArgumentParser, seconds: int) -> None:
+		p.add_argument('--timeout', type=int, default=seconds,
+			       help='seconds one boot may take (default: %(default)s)')
+
 	def common(p: argparse.ArgumentParser) -> None:
 		p.add_argument('--boot', default='default', metavar='NAME',
 			       help='boot configuration from kunit/boots.ini, or "all" '
 				    '(default: %(default)s)')
-		p.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
-			       help='parallel make jobs (default: %(default)s)')
-		p.add_argument('--timeout', type=int, default=300,
-			       help='seconds one boot may take (default: %(default)s)')
+		jobs(p)
+		timeout(p, 300)
 		p.add_argument('--smp', type=int, default=8, choices=(2, 4, 8),
 			       help='CPUs of the big.LITTLE board, half LITTLE and half big '
 				    '(default: %(default)s)')
@@ -406,7 +420,7 @@ def parser() -> argparse.ArgumentParser:
 		description='Build each kernel once, then boot the suite --runs times per '
 			    'boot configuration and CPU count, optionally with every host '
 			    'core busy, and report every failure with its case and console.')
-	soak.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	one_kernel(soak)
 	soak.add_argument('--runs', type=int, default=10, help='boots per configuration '
 			  'and CPU count (default: %(default)s)')
 	soak.add_argument('--boot', default='default', metavar='NAME',
@@ -414,10 +428,8 @@ def parser() -> argparse.ArgumentParser:
 	soak.add_argument('--smp', type=_smp_list, default=[8], metavar='LIST',
 			  help='CPU counts, e.g. 2,4,8 (default: 8)')
 	soak.add_argument('--load', action='store_true', help='keep every host core busy')
-	soak.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
-			  help='parallel make jobs (default: %(default)s)')
-	soak.add_argument('--timeout', type=int, default=300,
-			  help='seconds one boot may take (default: %(default)s)')
+	jobs(soak)
+	timeout(soak, 300)
 	soak.set_defaults(func=cmd_soak, tree=None, build_dir=None, json=None,
 			  kunit_args=[], debug=False)
 
@@ -428,15 +440,13 @@ def parser() -> argparse.ArgumentParser:
 			    'line names (or --boot), revert it (also on Ctrl-C or failure), and '
 			    'report killed (by which case), survived, equivalent or did not build. '
 			    'Ends with "K of N mutants killed".')
-	mut.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	one_kernel(mut)
 	mut.add_argument('--only', metavar='NAME', action='append',
 			 help='only this mutant (repeatable)')
 	mut.add_argument('--boot', metavar='NAME', help='boot configuration(s) for every '
 			 'mutant, or "all" (default: each mutant\'s own)')
-	mut.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
-			 help='parallel make jobs (default: %(default)s)')
-	mut.add_argument('--timeout', type=int, default=120,
-			 help='seconds one boot may take (default: %(default)s)')
+	jobs(mut)
+	timeout(mut, 120)
 	mut.set_defaults(func=cmd_mutate)
 
 	ben = sub.add_parser(
@@ -447,11 +457,10 @@ def parser() -> argparse.ArgumentParser:
 			    'guest\'s timestamps boot-to-first-result and suite time; medians '
 			    'over --runs, written to a Markdown table.  Builds in its own '
 			    'directories in the cache.')
-	ben.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+	one_kernel(ben)
 	ben.add_argument('--runs', type=int, default=3, help='runs of the cheap phases '
 			 '(default: %(default)s)')
-	ben.add_argument('--jobs', type=int, default=os.cpu_count() or 1,
-			 help='parallel make jobs (default: %(default)s)')
+	jobs(ben)
 	ben.add_argument('--output', metavar='FILE', help='the table (default: bench.md '
 			 'in the cache)')
 	ben.set_defaults(func=cmd_bench)
