@@ -406,9 +406,11 @@ def parser() -> argparse.ArgumentParser:
 
 	check = sub.add_parser(
 		'check', help='the project\'s gate: tools tests, every kernel, style',
-		description='Run the tools\' own tests, then the suite on every supported '
-			    'kernel version, then checkpatch --strict on the series. Ends '
-			    'with "N passed, N failed, N skipped" counting KUnit cases.')
+		description='Run the tools\' own tests; the suite on every supported kernel '
+			    'version in every boot configuration, with W=1 on the test code; '
+			    'the debug build of each version, proving it catches a broken case; '
+			    'then checkpatch --strict on the series and shellcheck. Ends with '
+			    '"N passed, N failed, N skipped" counting KUnit cases.')
 	common(check)
 	check.add_argument('--no-debug', action='store_true',
 			   help='skip the debug build of each version')
