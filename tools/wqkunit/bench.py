@@ -12,7 +12,7 @@ from typing import Callable, Dict, List
 
 from . import paths
 from .errors import WqKunitError
-from .kunit_runner import CROSS_COMPILE, Kunit
+from .kunit_runner import Kunit
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')

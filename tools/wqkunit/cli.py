@@ -2,6 +2,7 @@
 """wq-kunit's command line: run the suite, or the whole gate (check)."""
 
 import argparse
+import contextlib
 from dataclasses import dataclass, field
 import hashlib
 import os
@@ -9,9 +10,10 @@ import shutil
 import subprocess
 import sys
 import time
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
-from . import bench, boots, claims, kernels, load, lock, mutate, packages, paths, results, series, source, splats
+from . import (assess, bench, boots, claims, kernels, load, lock, mutate, packages, paths,
+	       results, series, source)
 from .errors import WqKunitError
 from .kunit_runner import CROSS_COMPILE, Kunit
 
@@ -108,27 +110,21 @@ def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
 	text, complete = kunit.parse(console, json_path)
 	if text is None:
 		raise WqKunitError(f'no KUnit results from {label} (console: {console})')
-	counts = results.count(text)
-	if not counts.total():
-		raise WqKunitError(f'no KUnit case ran on {label} (console: {console})')
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
-	if not complete and not counts.failed:
-		# kunit.py saw results missing: the kernel crashed or hung.
-		say(f'FAILED {label}: the run did not complete; the console ends with:')
+	judged = assess.boot(whole, text, complete)
+	counts = judged.counts
+	if not judged.ran:
+		raise WqKunitError(f'no KUnit case ran on {label} (console: {console})')
+	if judged.incomplete:
+		say(f'FAILED {label}: the run did not complete ({console}); it ends with:')
 		print('\n'.join(whole.splitlines()[-20:]), flush=True)
-		counts.failed += 1
-		counts.failures.append(f'{label}: incomplete run (console: {console})')
-	found = splats.find(whole)
-	for splat in found:
-		if splat.case == 'boot':
-			say(f'note: {label}: the kernel reported a problem before the suite: '
-			    f'{splat.summary()}')
-			continue
+	for splat in judged.boot_reports:
+		say(f'note: {label}: the kernel reported a problem before the suite: '
+		    f'{splat.summary()}')
+	for splat in judged.reports:
 		say(f'FAILED {label}: kernel report during the suite: {splat.summary()}')
 		print('\n'.join(splat.lines), flush=True)
-		counts.failed += 1
-		counts.failures.append(f'{splat.case} ({splat.kind} report)')
 	if args.json:
 		dest = args.json if args.boot != 'all' else \
 			f'{os.path.splitext(args.json)[0]}.{version}.{boot.name}.json'
@@ -281,6 +277,14 @@ def cmd_soak(args: argparse.Namespace) -> int:
 	return 0 if total.failed == 0 else 1
 
 
+@contextlib.contextmanager
+def _cached_tree(version: str) -> Iterator[str]:
+	"""Debian's tree of @version, series applied, held locked while inside."""
+	cache = paths.cache_dir()
+	with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say):
+		yield source.cache_tree(version, say)
+
+
 def cmd_mutate(args: argparse.Namespace) -> int:
 	versions = _versions(args)
 	catalogue = {v: mutate.load(v) for v in versions}
@@ -299,8 +303,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 		cache = paths.cache_dir()
 		logs = os.path.join(cache, 'logs', version)
 		os.makedirs(logs, exist_ok=True)
-		with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say):
-			tree = source.cache_tree(version, say)
+		with _cached_tree(version) as tree:
 			kunit = Kunit(tree, os.path.join(cache, 'build', version))
 			start = time.monotonic()
 			verdicts = mutate.run(kunit, version, catalogue[version], args.boot,
@@ -322,9 +325,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 			[kernels.package(v) for v in versions], say)
 	measured = {}
 	for version in versions:
-		cache = paths.cache_dir()
-		with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say):
-			tree = source.cache_tree(version, say)
+		with _cached_tree(version) as tree:
 			measured[version] = bench.measure(tree, version, args.runs, args.jobs, say)
 	text = bench.table(measured)
 	out = args.output or os.path.join(paths.cache_dir(), 'bench.md')

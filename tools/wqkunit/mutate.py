@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, List, Optional
 
-from . import boots, paths, proc, results, splats
+from . import assess, boots, paths, proc, results
 from .errors import WqKunitError
 from .kunit_runner import Kunit
 
@@ -76,14 +76,8 @@ def _boot(kunit: Kunit, boot: boots.Boot, logs: str, timeout: int) -> results.Co
 		counts = results.Counts(failed=1, failures=[f'boot failed: {e}'])
 		return counts
 	text, complete = kunit.parse(console, json_path, show=False)
-	counts = results.count(text) if text else results.Counts()
-	if not complete and not counts.failed:
-		counts.failed += 1
-		counts.failures.append(f'[{boot.name}] incomplete run (crash or hang)')
 	with open(console, encoding='utf-8', errors='replace') as f:
-		for splat in splats.in_suite(splats.find(f.read())):
-			counts.failed += 1
-			counts.failures.append(f'{splat.case} ({splat.kind} report)')
+		counts = assess.boot(f.read(), text, complete).counts
 	counts.failures = [f'[{boot.name}] {n}' if not n.startswith('[') else n
 			   for n in counts.failures]
 	return counts
