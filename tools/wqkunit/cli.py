@@ -9,13 +9,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Iterator, List, Optional
 
 from . import (assess, bench, boots, claims, kernels, load, lock, mutate, packages, paths,
 	       results, series, source)
 from .errors import WqKunitError
-from .kunit_runner import CROSS_COMPILE, Kunit
+from .kunit_runner import CC, CROSS_COMPILE, Kunit, ccache_env
 
 CHECK_PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
 # Kept out of the series: the debug build must catch it (issue: debug run).
@@ -175,12 +176,25 @@ def _debug_catches_broken_case(args: argparse.Namespace, version: str) -> bool:
 
 
 def _w1(version: str, tree: str) -> bool:
-	"""kernel/workqueue.o, which includes the suite, builds with no W=1 warning."""
+	"""kernel/workqueue.o, which includes the suite, builds with no W=1
+	warning.  The build directory's object and its command file are put
+	back afterwards, so that the next build has nothing to redo."""
 	build_dir = os.path.join(paths.cache_dir(), 'build', version)
-	os.utime(os.path.join(tree, 'kernel', 'workqueue.c'))
-	proc = subprocess.run(['make', 'ARCH=arm', f'CROSS_COMPILE={CROSS_COMPILE}',
-			       f'O={build_dir}', 'W=1', 'kernel/workqueue.o'],
-			      cwd=tree, capture_output=True, text=True, check=False)
+	obj = os.path.join(build_dir, 'kernel', 'workqueue.o')
+	keep = [obj, os.path.join(build_dir, 'kernel', '.workqueue.o.cmd')]
+	with tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
+		for path in keep:
+			shutil.copy2(path, saved)
+		try:
+			os.remove(obj)
+			proc = subprocess.run(['make', 'ARCH=arm', f'CROSS_COMPILE={CROSS_COMPILE}',
+					       f'CC={CC}', f'O={build_dir}', 'W=1',
+					       'kernel/workqueue.o'],
+					      cwd=tree, capture_output=True, text=True,
+					      check=False, env=ccache_env())
+		finally:
+			for path in keep:
+				shutil.copy2(os.path.join(saved, os.path.basename(path)), path)
 	warnings = [l for l in (proc.stdout + proc.stderr).splitlines() if 'warning:' in l]
 	for line in warnings:
 		print(f'  {line}')
