@@ -84,7 +84,10 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 def _builds_and_boots(args, kunit: Kunit, version: str, selected: List[boots.Boot],
 		      logs: str, prepare: float, out: Outcome, repeat: int,
 		      smps: Optional[List[int]]) -> None:
-	for kconfig, group in boots.by_build(selected):
+	groups = boots.by_build(selected)
+	# The variant the build directory holds first: one switch per run.
+	groups = boots.current_first(groups, os.path.join(kunit.build_dir, '.config'))
+	for kconfig, group in groups:
 		extra = f' with {" ".join(kconfig)}' if kconfig else ''
 		say(f'building {version}{extra} in {kunit.build_dir}')
 		build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
