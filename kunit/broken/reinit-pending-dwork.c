@@ -1,8 +1,8 @@
 
 /*
- * Deliberately broken, never in the series: tools/wq-kunit check applies it
- * to the debug build to prove that a kernel report fails the run and names
- * the case.  Re-initialising a delayed work whose timer is pending corrupts
+ * Deliberately broken, never in the series: tools/wq-kunit check builds it
+ * into the debug kernel and boots it alone (its suite is not workqueue_*)
+ * to prove that a kernel report fails the run and names the case.  Re-initialising a delayed work whose timer is pending corrupts
  * the timer list; CONFIG_DEBUG_OBJECTS_TIMERS reports it (ODEBUG), while
  * the case's own assertion passes.
  */
@@ -15,16 +15,16 @@ static void broken_reinit_pending_delayed_work(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&item->runs), 0);
 }
 
-static struct kunit_case workqueue_broken_cases[] = {
+static struct kunit_case broken_workqueue_cases[] = {
 	KUNIT_CASE(broken_reinit_pending_delayed_work),
 	{}
 };
 
-static struct kunit_suite workqueue_broken_suite = {
-	.name = "workqueue_broken",
+static struct kunit_suite broken_workqueue_suite = {
+	.name = "broken_workqueue",
 	.init = wq_test_init,
 	.exit = wq_test_exit,
-	.test_cases = workqueue_broken_cases,
+	.test_cases = broken_workqueue_cases,
 };
 
-kunit_test_suite(workqueue_broken_suite);
+kunit_test_suite(broken_workqueue_suite);

@@ -78,3 +78,60 @@ class UserTreeTest(TempDirTest):
 				     capture_output=True, text=True, check=False)
 		self.assertEqual(log.stdout, '')
 		self.assertTrue(series.present(self.tree))
+
+
+class AppendedTest(TempDirTest):
+	"""The broken case goes into one build directory and no other."""
+
+	def setUp(self):
+		super().setUp()
+		self.tree = os.path.join(self.tmp, 'tree')
+		os.makedirs(os.path.join(self.tree, 'kernel'))
+		self.file = os.path.join(self.tree, 'kernel', 'test.c')
+		with open(self.file, 'w', encoding='utf-8') as f:
+			f.write('int a;\n')
+		os.utime(self.file, ns=(1000000000, 1000000000))
+		self.extra = os.path.join(self.tmp, 'extra.c')
+		with open(self.extra, 'w', encoding='utf-8') as f:
+			f.write('int broken;\n')
+		self.built = os.path.join(self.tmp, 'build', 'test.o')
+		os.makedirs(os.path.dirname(self.built))
+		self.object()
+
+	def object(self):
+		with open(self.built, 'w', encoding='utf-8') as f:
+			f.write('object')
+
+	def read(self):
+		with open(self.file, encoding='utf-8') as f:
+			return f.read()
+
+	def test_appended_inside_restored_after_mtime_kept(self):
+		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+			self.assertEqual(self.read(), 'int a;\nint broken;\n')
+			self.assertEqual(os.stat(self.file).st_mtime_ns, 1000000000)
+		self.assertEqual(self.read(), 'int a;\n')
+		self.assertEqual(os.stat(self.file).st_mtime_ns, 1000000000)
+
+	def test_restored_on_error(self):
+		with self.assertRaises(RuntimeError):
+			with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+				raise RuntimeError('build failed')
+		self.assertEqual(self.read(), 'int a;\n')
+
+	def test_object_is_rebuilt_only_when_the_addition_changes(self):
+		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+			self.assertFalse(os.path.exists(self.built))
+			self.object()
+		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+			self.assertTrue(os.path.exists(self.built))
+		with open(self.extra, 'a', encoding='utf-8') as f:
+			f.write('int more;\n')
+		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+			self.assertFalse(os.path.exists(self.built))
+			self.object()
+		with source.appended(self.tree, 'kernel/test.c', None, self.built):
+			self.assertFalse(os.path.exists(self.built))
+			self.object()
+		with source.appended(self.tree, 'kernel/test.c', None, self.built):
+			self.assertTrue(os.path.exists(self.built))

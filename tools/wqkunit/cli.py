@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 from . import (assess, bench, boots, claims, kernels, load, lock, mutate, packages, paths,
 	       results, series, source)
@@ -20,10 +20,14 @@ from .kunit_runner import CC, CROSS_COMPILE, Kunit, ccache_env
 
 CHECK_PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
 # Kept out of the series: the debug build must catch it (issue: debug run).
+# It stays in the debug build, which boots it alone after the suite.
 BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
-BROKEN_GLOB = 'workqueue_broken.*'
-BROKEN_NAME = 'workqueue_broken.broken_reinit_pending_delayed_work'
+SUITE_GLOB = 'workqueue_*'
+BROKEN_GLOB = 'broken_workqueue.*'
+BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
 BROKEN_KIND = 'ODEBUG'
+BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
+			 kernel_args=[f'kunit.filter_glob={BROKEN_GLOB}'], kernels=None)
 
 
 def say(msg: str) -> None:
@@ -36,6 +40,7 @@ class Outcome:
 	counts: results.Counts = field(default_factory=results.Counts)
 	lines: List[str] = field(default_factory=list)
 	tree: str = ''
+	boots: Dict[str, results.Counts] = field(default_factory=dict)
 
 
 def _target(args: argparse.Namespace):
@@ -50,15 +55,16 @@ def _target(args: argparse.Namespace):
 
 def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 	       repeat: int = 1, smps: Optional[List[int]] = None,
-	       broken: Optional[str] = None) -> Outcome:
-	"""Build one kernel once and boot it in each selected configuration,
-	@repeat times with each CPU count of @smps (default: --smp).  @broken,
-	a C file, is appended to the suite for this run only."""
-	selected = boots.select(args.boot, version)
+	       broken: Optional[str] = None,
+	       selected: Optional[List[boots.Boot]] = None) -> Outcome:
+	"""Build one kernel once and boot it in each configuration of
+	@selected (default: --boot), @repeat times with each CPU count of @smps
+	(default: --smp).  @broken, a C file, is appended to the suite for this
+	build only."""
+	selected = selected or boots.select(args.boot, version)
 	series.patches()
-	label = f'tree-{hashlib.sha1(tree.encode()).hexdigest()[:12]}' if tree else version
-	if args.debug:
-		label += '-debug'
+	tree_label = f'tree-{hashlib.sha1(tree.encode()).hexdigest()[:12]}' if tree else version
+	label = tree_label + ('-debug' if args.debug else '')
 	kunitconfigs = [paths.KUNITCONFIG] + ([paths.DEBUG_CONFIG] if args.debug else [])
 	cache = paths.cache_dir()
 	build_dir = os.path.abspath(args.build_dir) if args.build_dir else \
@@ -69,13 +75,15 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 	packages.ensure(needed, say)
 	logs = os.path.join(cache, 'logs', label)
 	out = Outcome()
-	with lock.held(os.path.join(cache, 'locks', f'{label}.lock'), say):
+	# One lock per source tree: its build directories share its files.
+	with lock.held(os.path.join(cache, 'locks', f'{tree_label}.lock'), say):
 		start = time.monotonic()
 		out.tree = source.user_tree(tree, say) if tree else source.cache_tree(version, say)
 		prepare = time.monotonic() - start
 		os.makedirs(logs, exist_ok=True)
 		kunit = Kunit(out.tree, build_dir, kunitconfigs=kunitconfigs)
-		with source.appended(out.tree, series.TEST_FILE, broken):
+		with source.appended(out.tree, series.TEST_FILE, broken,
+				     os.path.join(build_dir, 'kernel', 'workqueue.o')):
 			_builds_and_boots(args, kunit, version, selected, logs, prepare, out,
 					  repeat, smps)
 	return out
@@ -95,8 +103,10 @@ def _builds_and_boots(args, kunit: Kunit, version: str, selected: List[boots.Boo
 		for _ in range(repeat):
 			for smp in smps or [args.smp]:
 				for boot in group:
-					out.counts.add(_boot(args, kunit, version, boot, logs,
-							     prepare, build, out, smp))
+					counts = _boot(args, kunit, version, boot, logs,
+						       prepare, build, out, smp)
+					out.boots[boot.name] = counts
+					out.counts.add(counts)
 					prepare = 0.0
 
 
@@ -167,14 +177,24 @@ def _tools_tests() -> bool:
 	return proc.returncode == 0
 
 
-def _debug_catches_broken_case(args: argparse.Namespace, version: str) -> bool:
-	"""The debug run must fail on kunit/broken/'s case, naming its report."""
-	broken = argparse.Namespace(**dict(vars(args), kunit_args=[BROKEN_GLOB]))
-	say(f'{version} debug: the deliberately broken case must fail with {BROKEN_KIND}')
-	out = run_kernel(broken, version, None, broken=BROKEN_CASE)
+def _debug_run(args: argparse.Namespace, version: str, total: results.Counts,
+	       lines: List[str]) -> bool:
+	"""The debug build, with kunit/broken/'s case in it: the suite must
+	pass, and the broken case, booted alone, must fail naming its report."""
+	debug = argparse.Namespace(**dict(vars(args), debug=True, boot='default'))
+	suite = boots.select('default', version)[0]
+	suite = boots.Boot(name=suite.name, description=suite.description,
+			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
+			   kernels=None)
+	out = run_kernel(debug, version, None, broken=BROKEN_CASE,
+			 selected=[suite, BROKEN_BOOT])
+	total.add(out.boots[suite.name])
+	lines += [l for l in out.lines if f'[{BROKEN_BOOT.name}]' not in l]
 	want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
-	caught = want in out.counts.failures
-	say(f'{version} debug: broken case {"caught: " + want if caught else "NOT caught"}')
+	caught = want in out.boots[BROKEN_BOOT.name].failures
+	line = f'{version} debug: the broken case {"failed as it must: " if caught else "was NOT caught: "}{want}'
+	lines.append(line)
+	say(line)
 	return caught
 
 
@@ -246,12 +266,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 		tree = out.tree
 		ok = _w1(version, tree) and ok
 	if not args.no_debug:
-		debug = argparse.Namespace(**dict(vars(args), debug=True, boot='default'))
 		for version in versions:
-			out = run_kernel(debug, version, None)
-			total.add(out.counts)
-			lines += out.lines
-			ok = _debug_catches_broken_case(debug, version) and ok
+			ok = _debug_run(args, version, total, lines) and ok
 	ok = _style(tree) and ok
 	say('summary:')
 	for line in lines:

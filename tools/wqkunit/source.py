@@ -3,6 +3,7 @@
 or one the user already has."""
 
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
@@ -135,15 +136,51 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	return tree
 
 
+def _digest(path: Optional[str]) -> str:
+	if not path:
+		return ''
+	with open(path, 'rb') as f:
+		return hashlib.sha1(f.read()).hexdigest()
+
+
+def _forget_if_other(built: str, extra: Optional[str]) -> None:
+	"""Delete the object @built if it was compiled with another addition
+	than @extra, as a stamp next to it records, so that make rebuilds it."""
+	stamp = os.path.join(os.path.dirname(built),
+			     f'.{os.path.basename(built)}.wq-kunit-extra')
+	want = _digest(extra)
+	try:
+		with open(stamp, encoding='utf-8') as f:
+			have = f.read().strip()
+	except FileNotFoundError:
+		have = ''
+	if have == want:
+		return
+	with contextlib.suppress(FileNotFoundError):
+		os.remove(built)
+	if want:
+		with open(stamp, 'w', encoding='utf-8') as f:
+			f.write(want + '\n')
+	else:
+		os.remove(stamp)
+
+
 @contextlib.contextmanager
-def appended(tree: str, path: str, extra: Optional[str]) -> Iterator[None]:
+def appended(tree: str, path: str, extra: Optional[str],
+	     built: Optional[str] = None) -> Iterator[None]:
 	"""While inside, @tree's @path has the C file @extra appended; restored
-	byte for byte afterwards, whatever happens.  Its new mtime makes the
-	next build recompile it."""
+	byte for byte afterwards, whatever happens.  Its mtime never changes,
+	so that other build directories of @tree are left alone; instead the
+	object @built, compiled from @path in this build directory, is deleted
+	when it was compiled with another addition (or none)."""
+	if built:
+		_forget_if_other(built, extra)
 	if not extra:
 		yield
 		return
 	target = os.path.join(tree, path)
+	before = os.stat(target)
+	times = (before.st_atime_ns, before.st_mtime_ns)
 	with open(target, 'rb') as f:
 		original = f.read()
 	with open(extra, 'rb') as f:
@@ -151,7 +188,9 @@ def appended(tree: str, path: str, extra: Optional[str]) -> Iterator[None]:
 	try:
 		with open(target, 'wb') as f:
 			f.write(original + addition)
+		os.utime(target, ns=times)
 		yield
 	finally:
 		with open(target, 'wb') as f:
 			f.write(original)
+		os.utime(target, ns=times)
