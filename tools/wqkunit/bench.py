@@ -3,12 +3,13 @@
 
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 from . import paths
 from .errors import WqKunitError
@@ -50,15 +51,30 @@ def _plain_kunitconfig(directory: str) -> str:
 	return path
 
 
+def _children_cpu() -> float:
+	usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+	return usage.ru_utime + usage.ru_stime
+
+
+def _cold(kunit: Kunit, jobs: int, log: str) -> Tuple[float, float]:
+	"""A build from nothing, ccache bypassed: (wall, CPU) seconds."""
+	shutil.rmtree(kunit.build_dir, ignore_errors=True)
+	cpu = _children_cpu()
+	wall = kunit.build(jobs, log, cold=True)
+	return wall, _children_cpu() - cpu
+
+
 def measure(tree: str, version: str, runs: int, jobs: int,
-	    say: Callable[[str], None]) -> Dict[str, float]:
-	"""Every phase of @version, in seconds (medians of @runs where cheap)."""
+	    say: Callable[[str], None], cold_runs: int = 1) -> Dict[str, float]:
+	"""Every phase of @version, in seconds (medians of @runs where cheap,
+	of @cold_runs for the cold builds, which alternate with plain ones)."""
 	root = os.path.join(paths.cache_dir(), 'bench', version)
 	shutil.rmtree(root, ignore_errors=True)
 	os.makedirs(root)
 	log = os.path.join(root, 'build.log')
 	ours = Kunit(tree, os.path.join(root, 'suite'))
-	plain = Kunit(tree, os.path.join(root, 'plain'),
+	# What a kernel developer gets from kunit.py run --arch=arm alone.
+	plain = Kunit(tree, os.path.join(root, 'plain'), qemu_config=None,
 		      kunitconfigs=(_plain_kunitconfig(root),))
 	kunit_py = os.path.join(tree, 'tools', 'testing', 'kunit', 'kunit.py')
 	phases: Dict[str, float] = {}
@@ -69,11 +85,17 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 
 	say(f'{version}: configure')
 	phases['configure'] = _timed(configure)
-	say(f'{version}: cold build of the suite')
-	phases['cold build'] = ours.build(jobs, log)
-	say(f'{version}: cold build of a plain CONFIG_KUNIT=y kernel')
-	phases['cold build, plain KUnit kernel'] = plain.build(jobs, log)
-	phases['suite build over plain'] = phases['cold build'] / phases['cold build, plain KUnit kernel'] - 1
+	cold: Dict[str, List[Tuple[float, float]]] = {'suite': [], 'plain': []}
+	for run in range(cold_runs):
+		for name, kunit in (('plain', plain), ('suite', ours)):
+			say(f'{version}: cold build {run + 1} of {cold_runs}, {name} kernel')
+			cold[name].append(_cold(kunit, jobs, log))
+	for i, what in enumerate(('', ' CPU')):
+		suite = statistics.median(c[i] for c in cold['suite'])
+		base = statistics.median(c[i] for c in cold['plain'])
+		phases[f'cold build{what}'] = suite
+		phases[f'cold build{what}, plain KUnit kernel'] = base
+		phases[f'suite build{what} over plain'] = suite / base - 1
 	warm: List[float] = []
 	incremental: List[float] = []
 	boots: List[float] = []

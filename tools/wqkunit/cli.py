@@ -359,7 +359,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 	measured = {}
 	for version in versions:
 		with _cached_tree(version) as tree:
-			measured[version] = bench.measure(tree, version, args.runs, args.jobs, say)
+			measured[version] = bench.measure(tree, version, args.runs, args.jobs, say,
+							  args.cold_runs)
 	text = bench.table(measured)
 	out = args.output or os.path.join(paths.cache_dir(), 'bench.md')
 	with open(out, 'w', encoding='utf-8') as f:
@@ -487,8 +488,9 @@ def parser() -> argparse.ArgumentParser:
 
 	ben = sub.add_parser(
 		'bench', help='measure every phase, per kernel',
-		description='Per kernel: configure, cold build (and a plain CONFIG_KUNIT=y '
-			    'kernel for comparison), warm rebuild with nothing changed, '
+		description='Per kernel: configure, cold build, wall and CPU time (and a '
+			    'plain CONFIG_KUNIT=y kunit.py --arch=arm kernel for comparison), '
+			    'warm rebuild with nothing changed, '
 			    'rebuild after touching the test file, QEMU boot, and from the '
 			    'guest\'s timestamps boot-to-first-result and suite time; medians '
 			    'over --runs, written to a Markdown table.  Builds in its own '
@@ -496,6 +498,9 @@ def parser() -> argparse.ArgumentParser:
 	one_kernel(ben)
 	ben.add_argument('--runs', type=int, default=3, help='runs of the cheap phases '
 			 '(default: %(default)s)')
+	ben.add_argument('--cold-runs', type=int, default=1, metavar='N',
+			 help='cold builds of the suite\'s kernel and of the plain one, '
+			      'alternating, ccache bypassed (default: %(default)s)')
 	jobs(ben)
 	ben.add_argument('--output', metavar='FILE', help='the table (default: bench.md '
 			 'in the cache)')
