@@ -13,7 +13,7 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import paths
-from .errors import WqKunitError
+from .errors import StaleKernel, WqKunitError
 
 CROSS_COMPILE = 'arm-linux-gnueabihf-'
 # Every object goes through ccache, whose cache is in ours: a rebuild of
@@ -93,7 +93,24 @@ class Kunit:
 		if proc.returncode:
 			raise WqKunitError(f'kunit.py exec failed: {_last_line(console)} '
 					   f'(console: {console})')
+		self._check_booted(console)
 		return time.monotonic() - start
+
+	def _check_booted(self, console: str) -> None:
+		"""The kernel on @console is the one last built here, by its
+		UTS_VERSION (build number and time): a stale image fails loudly."""
+		try:
+			with open(os.path.join(self.build_dir, 'include', 'generated',
+					       'utsversion.h'), encoding='utf-8') as f:
+				built = f.read().split('"')[1]
+		except (OSError, IndexError):
+			return
+		with open(console, encoding='utf-8', errors='replace') as f:
+			booted = [l for l in f if 'Linux version ' in l]
+		if booted and built not in booted[0]:
+			raise StaleKernel(f'QEMU booted another kernel than the one built in '
+					   f'{self.build_dir} ({built}): '
+					   f'{booted[0].split("Linux version ")[1].strip()[:120]}')
 
 	def parse(self, console: str, json_out: str, show: bool = True) -> Tuple[Optional[str], bool]:
 		"""Parse @console with kunit.py: the JSON it wrote, and whether it

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional
 
 from . import assess, boots, paths, proc, results
-from .errors import WqKunitError
+from .errors import StaleKernel, WqKunitError
 from .kunit_runner import Kunit
 
 MUTANTS = os.path.join(paths.KUNIT_DIR, 'mutants')
@@ -72,6 +72,8 @@ def _boot(kunit: Kunit, boot: boots.Boot, logs: str, timeout: int) -> results.Co
 	json_path = os.path.join(logs, f'mutant.{boot.name}.json')
 	try:
 		kunit.boot(boot.kernel_args, [], timeout, console)
+	except StaleKernel:
+		raise
 	except WqKunitError as e:
 		counts = results.Counts(failed=1, failures=[f'boot failed: {e}'])
 		return counts
