@@ -2,6 +2,7 @@
 """wq-kunit's command line: run the suite, or the whole gate (check)."""
 
 import argparse
+import collections
 import contextlib
 from dataclasses import dataclass, field
 import hashlib
@@ -32,6 +33,20 @@ BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone'
 
 def say(msg: str) -> None:
 	print(f'wq-kunit: {msg}', flush=True)
+
+
+# Wall seconds per phase of this invocation, for the gate's summary.
+PHASES: Dict[str, float] = collections.defaultdict(float)
+BOOTS = collections.Counter()
+
+
+@contextlib.contextmanager
+def _phase(name: str) -> Iterator[None]:
+	start = time.monotonic()
+	try:
+		yield
+	finally:
+		PHASES[name] += time.monotonic() - start
 
 
 @dataclass
@@ -72,7 +87,8 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 	needed = packages.BUILD + packages.BOOT
 	if not tree:
 		needed = needed + [kernels.package(version)]
-	packages.ensure(needed, say)
+	with _phase('packages'):
+		packages.ensure(needed, say)
 	logs = os.path.join(cache, 'logs', label)
 	out = Outcome()
 	# One lock per source tree: its build directories share its files.
@@ -80,6 +96,7 @@ def run_kernel(args: argparse.Namespace, version: str, tree: Optional[str],
 		start = time.monotonic()
 		out.tree = source.user_tree(tree, say) if tree else source.cache_tree(version, say)
 		prepare = time.monotonic() - start
+		PHASES['prepare'] += prepare
 		os.makedirs(logs, exist_ok=True)
 		kunit = Kunit(out.tree, build_dir, kunitconfigs=kunitconfigs)
 		with source.appended(out.tree, series.TEST_FILE, broken,
@@ -99,6 +116,7 @@ def _builds_and_boots(args, kunit: Kunit, version: str, selected: List[boots.Boo
 		extra = f' with {" ".join(kconfig)}' if kconfig else ''
 		say(f'building {version}{extra} in {kunit.build_dir}')
 		build = kunit.build(args.jobs, os.path.join(logs, 'build.log'), kconfig)
+		PHASES['build'] += build
 		say(f'built in {build:.1f} s')
 		for _ in range(repeat):
 			for smp in smps or [args.smp]:
@@ -120,8 +138,10 @@ def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
 		console = os.path.join(logs, f'{boot.name}.smp{smp}.console')
 		json_path = os.path.join(logs, f'{boot.name}.smp{smp}.json')
 	say(f'booting {label}{" with 8 CPUs" if smp == 8 else ""} in QEMU')
-	secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console, smp)
-	text, complete = kunit.parse(console, json_path)
+	with _phase('boot'):
+		secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console, smp)
+		text, complete = kunit.parse(console, json_path)
+	BOOTS['boot'] += 1
 	if text is None:
 		raise WqKunitError(f'no KUnit results from {label} (console: {console})')
 	with open(console, encoding='utf-8', errors='replace') as f:
@@ -254,8 +274,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 	versions = kernels.supported()
 	for version in versions:
 		boots.select(args.boot, version)
-	packages.ensure(CHECK_PACKAGES, say)
-	ok = _tools_tests()
+	start = time.monotonic()
+	with _phase('packages'):
+		packages.ensure(CHECK_PACKAGES, say)
+	with _phase('tools tests'):
+		ok = _tools_tests()
 	total = results.Counts()
 	lines = []
 	tree = ''
@@ -264,16 +287,21 @@ def cmd_check(args: argparse.Namespace) -> int:
 		total.add(out.counts)
 		lines += out.lines
 		tree = out.tree
-		ok = _w1(version, tree) and ok
+		with _phase('W=1'):
+			ok = _w1(version, tree) and ok
 	if not args.no_debug:
 		for version in versions:
 			ok = _debug_run(args, version, total, lines) and ok
-	ok = _style(tree) and ok
+	with _phase('checkpatch and shellcheck'):
+		ok = _style(tree) and ok
 	say('summary:')
 	for line in lines:
 		print(f'  {line}')
 	for name in total.failures:
 		print(f'  FAILED {name}')
+	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in PHASES.items())
+	print(f'  phases: {phases} ({BOOTS["boot"]} boots); '
+	      f'wall {time.monotonic() - start:.0f} s')
 	print(total.line())
 	return 0 if ok and total.failed == 0 else 1
 
