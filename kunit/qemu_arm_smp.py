@@ -65,7 +65,10 @@ def device_tree(cpus):
 		return path
 	os.makedirs(os.path.dirname(path), exist_ok=True)
 	raw = path + '.qemu'
-	subprocess.run(['qemu-system-arm', '-machine', f'virt,dumpdtb={raw},dtb-randomness=off',
+	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
+	# qemu-system-arm installed without its recommends does not have.
+	subprocess.run(['qemu-system-arm', '-nodefaults', '-machine',
+			f'virt,dumpdtb={raw},dtb-randomness=off',
 			'-cpu', 'cortex-a15', '-smp', str(cpus), '-m', MEMORY, '-nographic'],
 		       check=True, capture_output=True)
 	dts = subprocess.run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], check=True,
