@@ -121,7 +121,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 		return tree
 	git = ['git'] + GIT_ID
 	if os.path.isdir(os.path.join(tree, '.git', 'rebase-apply')):
-		proc.run(['git', 'am', '--abort'], cwd=tree, what='git am --abort')
+		proc.run(git + ['am', '--abort'], cwd=tree, what='git am --abort')
 	proc.run(['git', 'reset', '-q', '--hard', BASE_TAG], cwd=tree, what='git reset')
 	proc.run(['git', 'clean', '-q', '-fdx'], cwd=tree, what='git clean')
 	say(f'applying the series ({len(files)} patches) with git am')
@@ -129,7 +129,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 		proc.run(git + ['am', '-q'] + files, cwd=tree,
 			 what=f'the series does not apply to linux-source-{version}: git am')
 	except WqKunitError:
-		proc.ok(['git', 'am', '--abort'], cwd=tree)
+		proc.ok(git + ['am', '--abort'], cwd=tree)
 		raise
 	with open(marker, 'w', encoding='utf-8') as f:
 		f.write(want + '\n')
