@@ -112,12 +112,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	if not proc.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
 			'-q', '--verify', f'refs/tags/{BASE_TAG}']):
 		_unpack(version, tree, say)
-	try:
-		with open(marker, encoding='utf-8') as f:
-			have = f.read().strip()
-	except OSError:
-		have = ''
-	if have == want:
+	if _read_stamp(marker) == want:
 		return tree
 	git = ['git'] + GIT_ID
 	if os.path.isdir(os.path.join(tree, '.git', 'rebase-apply')):
@@ -136,6 +131,15 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	return tree
 
 
+def _read_stamp(path: str) -> str:
+	"""The digest a stamp file records; '' if there is none."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			return f.read().strip()
+	except OSError:
+		return ''
+
+
 def _digest(path: Optional[str]) -> str:
 	if not path:
 		return ''
@@ -149,12 +153,7 @@ def _forget_if_other(built: str, extra: Optional[str]) -> None:
 	stamp = os.path.join(os.path.dirname(built),
 			     f'.{os.path.basename(built)}.wq-kunit-extra')
 	want = _digest(extra)
-	try:
-		with open(stamp, encoding='utf-8') as f:
-			have = f.read().strip()
-	except FileNotFoundError:
-		have = ''
-	if have == want:
+	if _read_stamp(stamp) == want:
 		return
 	with contextlib.suppress(FileNotFoundError):
 		os.remove(built)
