@@ -135,3 +135,9 @@ class AppendedTest(TempDirTest):
 			self.object()
 		with source.appended(self.tree, 'kernel/test.c', None, self.built):
 			self.assertTrue(os.path.exists(self.built))
+
+	def test_first_build_creates_the_stamp_directory(self):
+		built = os.path.join(self.tmp, 'fresh-build', 'kernel', 'test.o')
+		with source.appended(self.tree, 'kernel/test.c', self.extra, built):
+			pass
+		self.assertTrue(os.path.isdir(os.path.dirname(built)))

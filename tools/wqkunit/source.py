@@ -158,6 +158,7 @@ def _forget_if_other(built: str, extra: Optional[str]) -> None:
 	with contextlib.suppress(FileNotFoundError):
 		os.remove(built)
 	if want:
+		os.makedirs(os.path.dirname(stamp), exist_ok=True)
 		with open(stamp, 'w', encoding='utf-8') as f:
 			f.write(want + '\n')
 	else:
