@@ -85,14 +85,18 @@ class Kunit:
 		args = [f'--timeout={timeout}', '--raw_output=all']
 		args += [f'--kernel_args={a}' for a in kernel_args] + extra
 		start = time.monotonic()
-		with open(console, 'w', encoding='utf-8') as out:
+		# kunit.py's stderr apart: 6.1's runs stty, whose complaint
+		# about a missing terminal landed amid the KTAP lines.
+		errors = console + '.stderr'
+		with open(console, 'w', encoding='utf-8') as out, \
+		     open(errors, 'w', encoding='utf-8') as err:
 			proc = subprocess.run(self._cmd('exec', args), cwd=self.tree,
-					      stdout=out, stderr=subprocess.STDOUT,
+					      stdout=out, stderr=err,
 					      stdin=subprocess.DEVNULL, check=False,
 					      env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
 		if proc.returncode:
-			raise WqKunitError(f'kunit.py exec failed: {_last_line(console)} '
-					   f'(console: {console})')
+			raise WqKunitError(f'kunit.py exec failed: {_last_line(errors)} '
+					   f'(console: {console}, stderr: {errors})')
 		self._check_booted(console)
 		return time.monotonic() - start
 
