@@ -3,7 +3,6 @@
 or one the user already has."""
 
 import contextlib
-import hashlib
 import os
 import shutil
 import tempfile
@@ -140,19 +139,12 @@ def _read_stamp(path: str) -> str:
 		return ''
 
 
-def _digest(path: Optional[str]) -> str:
-	if not path:
-		return ''
-	with open(path, 'rb') as f:
-		return hashlib.sha1(f.read()).hexdigest()
-
-
 def _forget_if_other(built: str, extra: Optional[str]) -> None:
 	"""Delete the object @built if it was compiled with another addition
 	than @extra, as a stamp next to it records, so that make rebuilds it."""
 	stamp = os.path.join(os.path.dirname(built),
 			     f'.{os.path.basename(built)}.wq-kunit-extra')
-	want = _digest(extra)
+	want = series.digest([extra]) if extra else ''
 	if _read_stamp(stamp) == want:
 		return
 	with contextlib.suppress(FileNotFoundError):
