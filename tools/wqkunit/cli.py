@@ -35,9 +35,10 @@ def say(msg: str) -> None:
 	print(f'wq-kunit: {msg}', flush=True)
 
 
-# Wall seconds per phase of this invocation, for the gate's summary.
+# Wall seconds per phase of this invocation, and how often each ran, for
+# the gate's summary.
 PHASES: Dict[str, float] = collections.defaultdict(float)
-BOOTS = collections.Counter()
+PHASE_RUNS = collections.Counter()
 
 
 @contextlib.contextmanager
@@ -47,6 +48,7 @@ def _phase(name: str) -> Iterator[None]:
 		yield
 	finally:
 		PHASES[name] += time.monotonic() - start
+		PHASE_RUNS[name] += 1
 
 
 @dataclass
@@ -141,7 +143,6 @@ def _boot(args, kunit: Kunit, version: str, boot: boots.Boot, logs: str,
 	with _phase('boot'):
 		secs = kunit.boot(boot.kernel_args, args.kunit_args, args.timeout, console, smp)
 		text, complete = kunit.parse(console, json_path)
-	BOOTS['boot'] += 1
 	if text is None:
 		raise WqKunitError(f'no KUnit results from {label} (console: {console})')
 	with open(console, encoding='utf-8', errors='replace') as f:
@@ -300,7 +301,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 	for name in total.failures:
 		print(f'  FAILED {name}')
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in PHASES.items())
-	print(f'  phases: {phases} ({BOOTS["boot"]} boots); '
+	print(f'  phases: {phases} ({PHASE_RUNS["boot"]} boots); '
 	      f'wall {time.monotonic() - start:.0f} s')
 	print(total.line())
 	return 0 if ok and total.failed == 0 else 1
