@@ -5,7 +5,9 @@ full filesystems.  A fake linux-source tarball stands in for Debian's."""
 import errno
 import io
 import os
+import signal
 import subprocess
+import sys
 import tarfile
 from contextlib import redirect_stderr
 from unittest import mock
@@ -13,6 +15,9 @@ from unittest import mock
 from tests.util import DATA, TempDirTest
 from wqkunit import cli, series, source
 from wqkunit.errors import WqKunitError
+
+
+TOOLS = os.path.dirname(os.path.dirname(DATA))
 
 
 def quiet(_msg):
@@ -71,6 +76,41 @@ class CacheTreeTest(TempDirTest):
 		self.assertTrue(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))
 		source.cache_tree('6.1', quiet)
 		self.assertTrue(series.present(self.tree))
+		self.assertEqual(self.git('status', '--porcelain'), '')
+
+	def test_run_killed_with_the_broken_case_appended_is_undone(self):
+		# SIGKILL inside source.appended(), as during the debug build:
+		# no finally runs, and the test file keeps the broken case.
+		source.cache_tree('6.1', quiet)
+		test_file = os.path.join(self.tree, series.TEST_FILE)
+		with open(test_file, encoding='utf-8') as f:
+			original = f.read()
+		extra = self.write('static void broken(void) {}\n', 'broken.c')
+		built = os.path.join(self.tmp, 'build', 'kernel', 'workqueue.o')
+		child = subprocess.run(
+			[sys.executable, '-c',
+			 'import os, signal, sys\n'
+			 'from wqkunit import source\n'
+			 'with source.appended(*sys.argv[1:]):\n'
+			 '    os.kill(os.getpid(), signal.SIGKILL)\n',
+			 self.tree, series.TEST_FILE, extra, built],
+			cwd=TOOLS, check=False)
+		self.assertEqual(child.returncode, -signal.SIGKILL)
+		with open(test_file, encoding='utf-8') as f:
+			self.assertTrue(f.read().endswith('static void broken(void) {}\n'))
+		said = []
+		source.cache_tree('6.1', said.append)
+		with open(test_file, encoding='utf-8') as f:
+			self.assertEqual(f.read(), original)
+		self.assertEqual(self.git('status', '--porcelain'), '')
+		self.assertIn(series.TEST_FILE, said[0])
+
+	def test_mutant_left_by_a_killed_run_is_undone(self):
+		source.cache_tree('6.1', quiet)
+		with open(os.path.join(self.tree, 'kernel', 'workqueue.c'), 'a',
+			  encoding='utf-8') as f:
+			f.write('/* a mutant */\n')
+		source.cache_tree('6.1', quiet)
 		self.assertEqual(self.git('status', '--porcelain'), '')
 
 	def test_changed_series_is_reapplied_from_the_pristine_tree(self):

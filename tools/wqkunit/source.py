@@ -101,8 +101,9 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	"""Debian's linux-source-@version in the cache, with the series applied.
 
 	An unpack that was interrupted leaves only a .tmp directory, which the
-	next run throws away.  When the series changes, the tree goes back to
-	the pristine source and the new series is applied with `git am`.
+	next run throws away, and so are changes a killed run left in tracked
+	files.  When the series changes, the tree goes back to the pristine
+	source and the new series is applied with `git am`.
 	"""
 	files = series.patches()
 	want = series.digest(files)
@@ -112,6 +113,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 			'-q', '--verify', f'refs/tags/{BASE_TAG}']):
 		_unpack(version, tree, say)
 	if _read_stamp(marker) == want:
+		_undo_leftovers(tree, say)
 		return tree
 	git = ['git'] + GIT_ID
 	if os.path.isdir(os.path.join(tree, '.git', 'rebase-apply')):
@@ -128,6 +130,19 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	with open(marker, 'w', encoding='utf-8') as f:
 		f.write(want + '\n')
 	return tree
+
+
+def _undo_leftovers(tree: str, say: Callable[[str], None]) -> None:
+	"""Put back the tracked files of our cached @tree that a killed run
+	left changed: the broken case appended for the debug build, or a
+	mutant.  Its build directories then recompile what depends on them."""
+	changed = proc.run(['git', 'diff', '--name-only', 'HEAD'], cwd=tree,
+			   what='git diff').split()
+	if not changed:
+		return
+	say(f'{tree}: undoing what an interrupted run left in {", ".join(changed)}')
+	proc.run(['git', 'checkout', '-q', 'HEAD', '--'] + changed, cwd=tree,
+		 what='git checkout')
 
 
 def _read_stamp(path: str) -> str:
