@@ -1,10 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A boot must run the kernel just built, not an older image."""
+"""A boot must run the kernel just built, not an older image; an
+interrupted build or boot ends with everything it started."""
 
 import os
+import signal
+import time
+import unittest
+from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit.errors import WqKunitError
+from wqkunit import kunit_runner
 from wqkunit.kunit_runner import Kunit
 
 LINE = '[    0.000000] Linux version 6.12.118 (root@vm) (gcc 12.2.0) {} \n'
@@ -36,3 +42,50 @@ class BootedKernelTest(TempDirTest):
 		path = os.path.join(self.tmp, 'empty')
 		open(path, 'w', encoding='utf-8').close()
 		self.kunit._check_booted(path)
+
+
+def _alive(pid: int) -> bool:
+	"""@pid exists and is not a zombie."""
+	try:
+		with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
+			return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+	except OSError:
+		return False
+
+
+def _interrupt(_signum, _frame):
+	raise KeyboardInterrupt
+
+
+class InterruptedRunTest(TempDirTest):
+	"""kunit.py killed half-way must not leave make or QEMU behind,
+	still writing into a build directory that the next run will use."""
+
+	def test_the_whole_group_ends(self):
+		pidfile = os.path.join(self.tmp, 'grandchild')
+		# A shell standing for kunit.py, its child for make.
+		script = f'sleep 60 & echo $! > {pidfile}; wait'
+		old = signal.signal(signal.SIGALRM, _interrupt)
+		self.addCleanup(signal.signal, signal.SIGALRM, old)
+		signal.setitimer(signal.ITIMER_REAL, 0.5)
+		start = time.monotonic()
+		with self.assertRaises(KeyboardInterrupt):
+			kunit_runner.run_group(['sh', '-c', script])
+		self.assertLess(time.monotonic() - start, kunit_runner.GRACE)
+		with open(pidfile, encoding='utf-8') as f:
+			self.assertFalse(_alive(int(f.read())))
+
+	def test_a_child_ignoring_sigterm_is_killed(self):
+		pidfile = os.path.join(self.tmp, 'grandchild')
+		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; wait'
+		with mock.patch.object(kunit_runner, 'GRACE', 0.5):
+			old = signal.signal(signal.SIGALRM, _interrupt)
+			self.addCleanup(signal.signal, signal.SIGALRM, old)
+			signal.setitimer(signal.ITIMER_REAL, 0.3)
+			with self.assertRaises(KeyboardInterrupt):
+				kunit_runner.run_group(['sh', '-c', script])
+		with open(pidfile, encoding='utf-8') as f:
+			self.assertFalse(_alive(int(f.read())))
+
+	def test_exit_status_is_returned(self):
+		self.assertEqual(kunit_runner.run_group(['sh', '-c', 'exit 3']), 3)

@@ -7,6 +7,7 @@ import contextlib
 from dataclasses import dataclass, field
 import hashlib
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -546,8 +547,15 @@ def parser() -> argparse.ArgumentParser:
 	return top
 
 
+def _terminated(_signum, _frame) -> None:
+	"""SIGTERM (a CI job's timeout, say) ends a run as Ctrl-C does: the
+	files it changed are put back and kunit.py, make and QEMU end with it."""
+	raise KeyboardInterrupt
+
+
 def main(argv: Optional[List[str]] = None) -> int:
 	args = parser().parse_args(argv)
+	signal.signal(signal.SIGTERM, _terminated)
 	try:
 		return args.func(args)
 	except WqKunitError as e:

@@ -6,7 +6,9 @@ then handed to kunit.py parse, whose parser prints the results and writes
 the JSON that the tool counts.
 """
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -20,6 +22,8 @@ CROSS_COMPILE = 'arm-linux-gnueabihf-'
 # something built before (a Kconfig variant undone, a case added and
 # removed again) costs a lookup, not a compilation.
 CC = f'ccache {CROSS_COMPILE}gcc'
+# Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
+GRACE = 10
 
 
 def ccache_env(cold: bool = False) -> Dict[str, str]:
@@ -70,10 +74,10 @@ class Kunit:
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		start = time.monotonic()
 		with open(log, 'w', encoding='utf-8') as out:
-			proc = subprocess.run(self._cmd('build', args),
-					      cwd=self.tree, stdout=out, env=ccache_env(cold),
-					      stderr=subprocess.STDOUT, check=False)
-		if proc.returncode:
+			returncode = run_group(self._cmd('build', args), cwd=self.tree,
+					       stdout=out, env=ccache_env(cold),
+					       stderr=subprocess.STDOUT)
+		if returncode:
 			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
 					   f'(whole log: {log})')
 		return time.monotonic() - start
@@ -90,11 +94,10 @@ class Kunit:
 		errors = console + '.stderr'
 		with open(console, 'w', encoding='utf-8') as out, \
 		     open(errors, 'w', encoding='utf-8') as err:
-			proc = subprocess.run(self._cmd('exec', args), cwd=self.tree,
-					      stdout=out, stderr=err,
-					      stdin=subprocess.DEVNULL, check=False,
-					      env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
-		if proc.returncode:
+			returncode = run_group(self._cmd('exec', args), cwd=self.tree,
+					       stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+					       env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
+		if returncode:
 			raise WqKunitError(f'kunit.py exec failed: {_last_line(errors)} '
 					   f'(console: {console}, stderr: {errors})')
 		self._check_booted(console)
@@ -130,6 +133,39 @@ class Kunit:
 				return f.read(), proc.returncode == 0
 		except OSError:
 			return None, False
+
+
+def run_group(cmd: List[str], **kwargs) -> int:
+	"""Run @cmd in a process group of its own and return its exit status.
+
+	If we are interrupted meanwhile, the whole group ends first (kunit.py,
+	make and its compilers, QEMU): nothing may go on writing to a build
+	directory whose lock we are about to give up.  make gets SIGTERM, so
+	that it deletes the target it was writing; what is left after GRACE
+	seconds gets SIGKILL."""
+	with subprocess.Popen(cmd, start_new_session=True, **kwargs) as child:
+		try:
+			return child.wait()
+		except BaseException:
+			_end_group(child)
+			raise
+
+
+def _end_group(child: subprocess.Popen) -> None:
+	with contextlib.suppress(ProcessLookupError):
+		os.killpg(child.pid, signal.SIGTERM)
+	deadline = time.monotonic() + GRACE
+	with contextlib.suppress(subprocess.TimeoutExpired):
+		child.wait(timeout=GRACE)
+	while time.monotonic() < deadline:
+		try:
+			os.killpg(child.pid, 0)
+		except ProcessLookupError:
+			return
+		time.sleep(0.1)
+	with contextlib.suppress(ProcessLookupError):
+		os.killpg(child.pid, signal.SIGKILL)
+	child.wait()
 
 
 def _last_line(log: str) -> str:
