@@ -82,14 +82,17 @@ def _unpack(version: str, dest: str, say: Callable[[str], None]) -> None:
 	shutil.rmtree(tmp, ignore_errors=True)
 	os.makedirs(tmp)
 	say(f'unpacking {kernels.tarball(version)}')
-	proc.run(['tar', '-xf', kernels.tarball(version), '-C', tmp,
+	# Debian's tarballs are xz in blocks: xz -T0 unpacks them on every core.
+	proc.run(['tar', '-I', 'xz -T0', '-xf', kernels.tarball(version), '-C', tmp,
 		  '--strip-components=1'], what='unpacking the kernel source')
 	say('importing it into git')
 	git = ['git'] + GIT_ID
 	proc.run(['git', 'init', '-q'], cwd=tmp, what='git init')
 	proc.run(['git', 'config', 'gc.auto', '0'], cwd=tmp, what='git config')
-	# Debian's .gitignore ignores the whole top level: force.
-	proc.run(['git', 'add', '-A', '-f'], cwd=tmp, what='git add')
+	# Debian's .gitignore ignores the whole top level: force.  Objects
+	# stored uncompressed: twice as fast to add, 0.9 GB more on disk.
+	proc.run(['git', '-c', 'core.looseCompression=0', 'add', '-A', '-f'], cwd=tmp,
+		 what='git add')
 	proc.run(git + ['commit', '-q', '-m', f'linux-source-{version}'], cwd=tmp,
 		 what='git commit')
 	proc.run(['git', 'tag', BASE_TAG], cwd=tmp, what='git tag')
