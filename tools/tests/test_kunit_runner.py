@@ -70,7 +70,7 @@ class InterruptedRunTest(TempDirTest):
 		signal.setitimer(signal.ITIMER_REAL, 0.5)
 		start = time.monotonic()
 		with self.assertRaises(KeyboardInterrupt):
-			kunit_runner.run_group(['sh', '-c', script])
+			kunit_runner.run_tree(['sh', '-c', script])
 		self.assertLess(time.monotonic() - start, kunit_runner.GRACE)
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
@@ -83,9 +83,9 @@ class InterruptedRunTest(TempDirTest):
 			self.addCleanup(signal.signal, signal.SIGALRM, old)
 			signal.setitimer(signal.ITIMER_REAL, 0.3)
 			with self.assertRaises(KeyboardInterrupt):
-				kunit_runner.run_group(['sh', '-c', script])
+				kunit_runner.run_tree(['sh', '-c', script])
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
 	def test_exit_status_is_returned(self):
-		self.assertEqual(kunit_runner.run_group(['sh', '-c', 'exit 3']), 3)
+		self.assertEqual(kunit_runner.run_tree(['sh', '-c', 'exit 3']), 3)

@@ -74,7 +74,7 @@ class Kunit:
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		start = time.monotonic()
 		with open(log, 'w', encoding='utf-8') as out:
-			returncode = run_group(self._cmd('build', args), cwd=self.tree,
+			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
 					       stdout=out, env=ccache_env(cold),
 					       stderr=subprocess.STDOUT)
 		if returncode:
@@ -94,7 +94,7 @@ class Kunit:
 		errors = console + '.stderr'
 		with open(console, 'w', encoding='utf-8') as out, \
 		     open(errors, 'w', encoding='utf-8') as err:
-			returncode = run_group(self._cmd('exec', args), cwd=self.tree,
+			returncode = run_tree(self._cmd('exec', args), cwd=self.tree,
 					       stdout=out, stderr=err, stdin=subprocess.DEVNULL,
 					       env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
 		if returncode:
@@ -135,37 +135,83 @@ class Kunit:
 			return None, False
 
 
-def run_group(cmd: List[str], **kwargs) -> int:
-	"""Run @cmd in a process group of its own and return its exit status.
+# A process: its pid and its start time, so that a pid used again by
+# some other process after ours ended is never signalled.
+Proc = Tuple[int, str]
 
-	If we are interrupted meanwhile, the whole group ends first (kunit.py,
-	make and its compilers, QEMU): nothing may go on writing to a build
-	directory whose lock we are about to give up.  make gets SIGTERM, so
-	that it deletes the target it was writing; what is left after GRACE
-	seconds gets SIGKILL."""
-	with subprocess.Popen(cmd, start_new_session=True, **kwargs) as child:
+
+def run_tree(cmd: List[str], **kwargs) -> int:
+	"""Run @cmd and return its exit status.
+
+	If we are interrupted meanwhile, the whole process tree @cmd started
+	ends first (kunit.py, make and its compilers, QEMU): nothing may go on
+	writing to a build directory whose lock we are about to give up.  Each
+	gets SIGTERM, so that make deletes the target it was writing; what is
+	left after GRACE seconds gets SIGKILL.  The tree stays in our process
+	group, so that a CI job killing the group still reaches all of it."""
+	with subprocess.Popen(cmd, **kwargs) as child:
 		try:
 			return child.wait()
 		except BaseException:
-			_end_group(child)
+			_end_tree(child)
 			raise
 
 
-def _end_group(child: subprocess.Popen) -> None:
-	with contextlib.suppress(ProcessLookupError):
-		os.killpg(child.pid, signal.SIGTERM)
+def _end_tree(child: subprocess.Popen) -> None:
+	procs = _tree(child.pid)
+	_signal(procs, signal.SIGTERM)
 	deadline = time.monotonic() + GRACE
 	with contextlib.suppress(subprocess.TimeoutExpired):
 		child.wait(timeout=GRACE)
-	while time.monotonic() < deadline:
-		try:
-			os.killpg(child.pid, 0)
-		except ProcessLookupError:
-			return
-		time.sleep(0.1)
-	with contextlib.suppress(ProcessLookupError):
-		os.killpg(child.pid, signal.SIGKILL)
+	_wait_for(procs, deadline)
+	_signal(_living(procs), signal.SIGKILL)
 	child.wait()
+	_wait_for(procs, time.monotonic() + GRACE)
+
+
+def _wait_for(procs: List[Proc], deadline: float) -> None:
+	"""Until every one of @procs has ended, or until @deadline."""
+	while time.monotonic() < deadline and _living(procs):
+		time.sleep(0.05)
+
+
+def _stat(pid: int) -> List[str]:
+	"""The fields of /proc/@pid/stat after the command name, from the
+	state on; [] if there is no such process."""
+	try:
+		with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
+			return f.read().rsplit(')', 1)[1].split()
+	except (OSError, IndexError):
+		return []
+
+
+def _tree(root: int) -> List[Proc]:
+	"""@root and every process descending from it, from /proc."""
+	children: Dict[int, List[Proc]] = {}
+	for entry in os.listdir('/proc'):
+		fields = _stat(int(entry)) if entry.isdigit() else []
+		if len(fields) > 19:
+			children.setdefault(int(fields[1]), []).append((int(entry), fields[19]))
+	tree = [(root, (_stat(root) + [''] * 20)[19])]
+	for pid, _ in tree:
+		tree += children.get(pid, [])
+	return tree
+
+
+def _living(procs: List[Proc]) -> List[Proc]:
+	"""Those of @procs still running: same start time, not a zombie."""
+	living = []
+	for pid, started in procs:
+		fields = _stat(pid)
+		if len(fields) > 19 and fields[19] == started and fields[0] != 'Z':
+			living.append((pid, started))
+	return living
+
+
+def _signal(procs: List[Proc], sig: int) -> None:
+	for pid, _ in procs:
+		with contextlib.suppress(ProcessLookupError):
+			os.kill(pid, sig)
 
 
 def _last_line(log: str) -> str:
