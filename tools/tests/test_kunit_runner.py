@@ -58,16 +58,20 @@ def _interrupt(_signum, _frame):
 
 
 class InterruptedRunTest(TempDirTest):
-	"""kunit.py killed half-way must not leave make or QEMU behind,
+	"""kunit.py interrupted half-way must not leave make or QEMU behind,
 	still writing into a build directory that the next run will use."""
 
-	def test_the_whole_group_ends(self):
+	def interrupt_after(self, seconds):
+		"""KeyboardInterrupt in @seconds, as Ctrl-C or SIGTERM gives."""
+		old = signal.signal(signal.SIGALRM, _interrupt)
+		self.addCleanup(signal.signal, signal.SIGALRM, old)
+		signal.setitimer(signal.ITIMER_REAL, seconds)
+
+	def test_the_whole_tree_ends(self):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		# A shell standing for kunit.py, its child for make.
 		script = f'sleep 60 & echo $! > {pidfile}; wait'
-		old = signal.signal(signal.SIGALRM, _interrupt)
-		self.addCleanup(signal.signal, signal.SIGALRM, old)
-		signal.setitimer(signal.ITIMER_REAL, 0.5)
+		self.interrupt_after(0.5)
 		start = time.monotonic()
 		with self.assertRaises(KeyboardInterrupt):
 			kunit_runner.run_tree(['sh', '-c', script])
@@ -79,9 +83,7 @@ class InterruptedRunTest(TempDirTest):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; wait'
 		with mock.patch.object(kunit_runner, 'GRACE', 0.5):
-			old = signal.signal(signal.SIGALRM, _interrupt)
-			self.addCleanup(signal.signal, signal.SIGALRM, old)
-			signal.setitimer(signal.ITIMER_REAL, 0.3)
+			self.interrupt_after(0.3)
 			with self.assertRaises(KeyboardInterrupt):
 				kunit_runner.run_tree(['sh', '-c', script])
 		with open(pidfile, encoding='utf-8') as f:

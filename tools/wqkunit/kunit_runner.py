@@ -187,15 +187,17 @@ def _stat(pid: int) -> List[str]:
 
 def _tree(root: int) -> List[Proc]:
 	"""@root and every process descending from it, from /proc."""
-	children: Dict[int, List[Proc]] = {}
+	started: Dict[int, str] = {}
+	children: Dict[int, List[int]] = {}
 	for entry in os.listdir('/proc'):
 		fields = _stat(int(entry)) if entry.isdigit() else []
 		if len(fields) > 19:
-			children.setdefault(int(fields[1]), []).append((int(entry), fields[19]))
-	tree = [(root, (_stat(root) + [''] * 20)[19])]
-	for pid, _ in tree:
+			started[int(entry)] = fields[19]
+			children.setdefault(int(fields[1]), []).append(int(entry))
+	tree = [root]
+	for pid in tree:
 		tree += children.get(pid, [])
-	return tree
+	return [(pid, started.get(pid, '')) for pid in tree]
 
 
 def _living(procs: List[Proc]) -> List[Proc]:
