@@ -1,18 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """The claims table: each claim of kunit/claims.ini settled per kernel from
-the JSON and consoles of a gate run (the cache's logs/VERSION/BOOT.*)."""
+the JSON and consoles of one gate run (the cache's logs/VERSION/BOOT.*),
+as logs/gate.json records them: the series and kunitconfig it ran, its
+arguments, and a digest of every log it wrote."""
 
 import configparser
+import hashlib
 import json
 import os
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import boots, kernels, paths
+from . import boots, kernels, paths, series
 from .errors import WqKunitError
 
 CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
+GATE = 'gate.json'
 BEGIN = '<!-- claims:begin (tools/wq-kunit claims --write README.md) -->'
 END = '<!-- claims:end -->'
 
@@ -31,24 +35,70 @@ def _leaves(group: dict, prefix: str, out: Dict[str, str]) -> None:
 		_leaves(sub, prefix + sub['name'] + '.', out)
 
 
-def load_runs(version: str, logs: Optional[str] = None) -> Dict[str, Run]:
-	"""The boots of @version with both JSON and console in the cache."""
-	logs = logs or os.path.join(paths.cache_dir(), 'logs', version)
-	runs = {}
-	for boot in boots.select('all', version):
-		base = os.path.join(logs, boot.name)
+def _sha(path: str) -> str:
+	with open(path, 'rb') as f:
+		return hashlib.sha256(f.read()).hexdigest()
+
+
+def _inputs() -> Dict[str, str]:
+	return {'series': series.digest(series.patches()), 'kunitconfig': _sha(paths.KUNITCONFIG)}
+
+
+def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, object]) -> str:
+	"""Write logs_root/gate.json for a gate that booted @ran (boot names per
+	version) with @args; the path."""
+	logs = {}
+	for version, names in ran.items():
+		for name in names:
+			for ext in ('json', 'console'):
+				rel = os.path.join(version, f'{name}.{ext}')
+				logs[rel] = _sha(os.path.join(logs_root, rel))
+	path = os.path.join(logs_root, GATE)
+	with open(path, 'w', encoding='utf-8') as f:
+		json.dump(dict(_inputs(), args=args, boots=ran, logs=logs), f, indent=1, sort_keys=True)
+	return path
+
+
+def gate_runs(logs_root: str) -> Dict[str, Dict[str, Run]]:
+	"""The boots of the last gate per version, refusing a set of logs that
+	is not exactly one complete, unfiltered gate of the current inputs."""
+	path = os.path.join(logs_root, GATE)
+	again = 'run tools/wq-kunit check'
+	try:
+		with open(path, encoding='utf-8') as f:
+			gate = json.load(f)
+	except OSError:
+		raise WqKunitError(f'no gate run recorded in {logs_root}: {again} first') from None
+	except ValueError as e:
+		raise WqKunitError(f'{path}: {e}') from None
+	for key, value in _inputs().items():
+		if gate.get(key) != value:
+			raise WqKunitError(f'the last gate ran another {key} than this checkout: {again}')
+	args = gate.get('args', {})
+	if args.get('boot') != 'all' or args.get('kunit_args') or args.get('smp') != 8:
+		raise WqKunitError(f'the last gate was filtered ({args}): {again} without options')
+	for rel, digest in sorted(gate.get('logs', {}).items()):
 		try:
+			same = _sha(os.path.join(logs_root, rel)) == digest
+		except OSError:
+			same = False
+		if not same:
+			raise WqKunitError(f'{rel} is not the one the last gate wrote '
+					   f'(a later run replaced it): {again}')
+	out = {}
+	for version, names in gate.get('boots', {}).items():
+		out[version] = {}
+		for name in names:
+			base = os.path.join(logs_root, version, name)
 			with open(base + '.json', encoding='utf-8') as f:
 				root = json.load(f)
 			with open(base + '.console', encoding='utf-8', errors='replace') as f:
 				console = f.read()
-		except (OSError, ValueError):
-			continue
-		results: Dict[str, str] = {}
-		for suite in root.get('sub_groups', []):
-			_leaves(suite, suite['name'] + '.', results)
-		runs[boot.name] = Run(results, console)
-	return runs
+			results: Dict[str, str] = {}
+			for suite in root.get('sub_groups', []):
+				_leaves(suite, suite['name'] + '.', results)
+			out[version][name] = Run(results, console)
+	return out
 
 
 def _info(console: str, prefix: str) -> List[str]:
@@ -58,6 +108,39 @@ def _info(console: str, prefix: str) -> List[str]:
 
 def _cpus(line: str) -> set:
 	return set(re.findall(r'[Cc][Pp][Uu](\d+)', line.split(':', 2)[-1]))
+
+
+def _reported(cell: str) -> str:
+	"""A cell settled from what the suite printed, not from an assertion."""
+	return f'reported: {cell}'
+
+
+def _cases(sec: configparser.SectionProxy, runs: Dict[str, Run]) -> Optional[str]:
+	"""The cell from the row's cases, or None if every case passed in every
+	boot of its scope: a case that failed, or that did not pass (skipped or
+	absent) in some boot, is named instead.  A skip is not evidence."""
+	failed, missing = set(), set()
+	for boot, run in runs.items():
+		for case in sec.get('cases', '').split():
+			statuses = [s for n, s in run.results.items() if n == case or
+				    n.startswith(case + '.')]
+			if any(s not in ('PASS', 'SKIP') for s in statuses):
+				failed.add(boot)
+			elif 'PASS' not in statuses:
+				missing.add(f'{case.rsplit(".", 1)[-1]} in {boot}')
+	if failed:
+		return f'FAILS in {", ".join(sorted(failed))}'
+	if missing:
+		return f'not shown: {", ".join(sorted(missing))} did not pass'
+	return None
+
+
+def _where(bad: List[str], runs: Dict[str, Run]) -> str:
+	if len(bad) == len(runs):
+		return ''
+	if len(bad) <= 2:
+		return f' with [{", ".join(bad)}]'
+	return f' in {len(bad)} of {len(runs)} boots'
 
 
 def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> str:
@@ -74,43 +157,37 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		return 'holds' if found else f'no: {instead}'
 	if not runs:
 		return 'not run'
+	if 'cases' in sec:
+		bad = _cases(sec, runs)
+		if bad:
+			return bad
 	if 'mode' in sec:
 		values = {b: l[len(sec['mode']):].split()[0] for b, r in runs.items()
 			  for l in _info(r.console, sec['mode'])}
 		if not values:
 			return 'not run'
 		wrong = sorted(b for b, v in values.items() if v != sec['value'])
-		return f'no: {instead}' if wrong else 'holds'
-	failed = []
-	passed = False
-	for boot, run in sorted(runs.items()):
-		for name, status in run.results.items():
-			if any(name.startswith(c) for c in sec.get('cases', '').split()):
-				if status == 'PASS':
-					passed = True
-				elif status != 'SKIP':
-					failed.append(boot)
-	if failed:
-		return f'FAILS in {", ".join(sorted(set(failed)))}'
+		return _reported(f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds')
+	if 'idle' in sec:
+		woke = {}
+		for boot, run in runs.items():
+			for line in _info(run.console, sec['idle']):
+				m = re.search(r': (\d+) of (\d+) runs on idle', line)
+				if m:
+					woke[boot] = woke.get(boot, 0) + int(m.group(1))
+		if not woke:
+			return 'not run'
+		bad = sorted(b for b, n in woke.items() if n)
+		return _reported(f'no{_where(bad, runs)}: {instead}' if bad else 'holds')
 	if 'placement' in sec:
 		lines = {b: _info(r.console, sec['placement']) for b, r in runs.items()}
+		lines = {b: ls for b, ls in lines.items() if ls}
+		if not lines:
+			return 'holds' if 'cases' in sec else 'not run'
 		moved = sorted(b for b, ls in lines.items() if any(len(_cpus(l)) > 1 for l in ls))
-		seen = any(lines.values())
 		if moved:
-			if len(moved) == len(runs):
-				where = ''
-			elif len(moved) <= 2:
-				where = f' with [{", ".join(moved)}]'
-			else:
-				where = f' in {len(moved)} of {len(runs)} boots'
-			return f'no{where}: {instead}'
-		if seen and negated:
-			return f'no: {instead}'
-		if seen or passed:
-			return 'holds'
-		return 'not run'
-	if not passed:
-		return 'not run'
+			return _reported(f'no{_where(moved, runs)}: {instead}')
+		return 'holds' if 'cases' in sec else _reported('holds')
 	return f'no: {instead}' if negated else 'holds'
 
 
@@ -120,9 +197,8 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	parser = boots.read_ini(claims_path, 'claims')
 	versions = kernels.supported()
 	root = logs_root or os.path.join(paths.cache_dir(), 'logs')
-	runs = {v: load_runs(v, os.path.join(root, v)) for v in versions}
-	if not any(runs.values()):
-		raise WqKunitError(f'no gate run in {root}: run tools/wq-kunit check first')
+	gate = gate_runs(root)
+	runs = {v: gate.get(v, {}) for v in versions}
 	trees_root = trees_root or os.path.join(paths.cache_dir(), 'src')
 	trees = {v: os.path.join(trees_root, f'linux-{v}') for v in versions}
 	rows = ['| claim | evidence | ' + ' | '.join(versions) + ' |',

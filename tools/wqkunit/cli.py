@@ -284,13 +284,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 	total = results.Counts()
 	lines = []
 	tree = ''
+	ran = {}
 	for version in versions:
 		out = run_kernel(args, version, None)
 		total.add(out.counts)
 		lines += out.lines
 		tree = out.tree
+		ran[version] = sorted(out.boots)
 		with _phase('W=1'):
 			ok = _w1(version, tree) and ok
+	# What claims --write may use: these logs, and nothing run after them.
+	claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
+			   {'boot': args.boot, 'smp': args.smp, 'kunit_args': args.kunit_args})
 	if not args.no_debug:
 		for version in versions:
 			ok = _debug_run(args, version, total, lines) and ok
