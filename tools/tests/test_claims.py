@@ -60,6 +60,15 @@ class ClaimsTest(TempDirTest):
 		self.assertEqual(cells[0], 'holds')
 		self.assertTrue(cells[1].startswith('reported: no with [nohz-full]'), cells[1])
 
+	def test_idle_runs_are_counted_per_kernel(self):
+		cells = self.row("KFENCE's sampling work (kfence.deferrable=0) on system_power_efficient_wq leaves an idle CPU idle, power-efficient mode off")
+		self.assertEqual(cells[0], 'reported: no: 2 of 2 runs on the idle CPU')
+		self.assertEqual(cells[1], 'reported: holds, 0 of 2 runs on the idle CPU')
+
+	def test_idle_claim_without_idle_lines_did_not_run(self):
+		cells = self.row("KFENCE's sampling work (kfence.deferrable=0) on system_power_efficient_wq leaves an idle CPU idle, power-efficient mode on")
+		self.assertEqual(cells, ['not run', 'not run'])
+
 	def test_claim_whose_boots_did_not_run(self):
 		self.assertEqual(self.row('workqueue.unbound_cpus= restricts'), ['not run', 'not run'])
 

@@ -169,16 +169,18 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		wrong = sorted(b for b, v in values.items() if v != sec['value'])
 		return _reported(f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds')
 	if 'idle' in sec:
-		woke = {}
+		woke, total = {}, 0
 		for boot, run in runs.items():
 			for line in _info(run.console, sec['idle']):
 				m = re.search(r': (\d+) of (\d+) runs on idle', line)
 				if m:
 					woke[boot] = woke.get(boot, 0) + int(m.group(1))
+					total += int(m.group(2))
 		if not woke:
 			return 'not run'
 		bad = sorted(b for b, n in woke.items() if n)
-		return _reported(f'no{_where(bad, runs)}: {instead}' if bad else 'holds')
+		count = f'{sum(woke.values())} of {total} runs on the idle CPU'
+		return _reported(f'no{_where(bad, runs)}: {count}' if bad else f'holds, {count}')
 	if 'placement' in sec:
 		lines = {b: _info(r.console, sec['placement']) for b, r in runs.items()}
 		lines = {b: ls for b, ls in lines.items() if ls}
