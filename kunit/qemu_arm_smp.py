@@ -46,6 +46,23 @@ def _cache():
 	return os.path.join(base, 'wq-kunit')
 
 
+def _run(cmd, **kwargs):
+	"""Run @cmd; if it fails, raise with its own message, not a traceback
+	of subprocess's that hides it."""
+	try:
+		proc = subprocess.run(cmd, capture_output=True, check=False, **kwargs)
+	except FileNotFoundError:
+		raise RuntimeError(f'{cmd[0]} is not installed (qemu-system-arm, '
+				   f'device-tree-compiler)') from None
+	if proc.returncode:
+		err = proc.stderr if isinstance(proc.stderr, str) else \
+			proc.stderr.decode(errors='replace')
+		lines = [l for l in err.splitlines() if l.strip()]
+		raise RuntimeError(f'{cmd[0]} failed making the board\'s device tree: '
+				   f'{lines[-1] if lines else f"exit {proc.returncode}"}')
+	return proc
+
+
 def _big_little(dts, cpus):
 	"""Make the first half of the cpu@N nodes LITTLE, the rest big."""
 	def edit(match):
@@ -67,17 +84,15 @@ def device_tree(cpus):
 	raw = path + '.qemu'
 	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
 	# qemu-system-arm installed without its recommends does not have.
-	subprocess.run(['qemu-system-arm', '-nodefaults', '-machine',
-			f'virt,dumpdtb={raw},dtb-randomness=off',
-			'-cpu', 'cortex-a15', '-smp', str(cpus), '-m', MEMORY, '-nographic'],
-		       check=True, capture_output=True)
-	dts = subprocess.run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], check=True,
-			     capture_output=True, text=True).stdout
+	_run(['qemu-system-arm', '-nodefaults', '-machine',
+	      f'virt,dumpdtb={raw},dtb-randomness=off',
+	      '-cpu', 'cortex-a15', '-smp', str(cpus), '-m', MEMORY, '-nographic'])
+	dts = _run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], text=True).stdout
 	edited = _big_little(dts, cpus)
 	if edited.count('capacity-dmips-mhz') != cpus:
 		raise ValueError(f'could not find the {cpus} cpu nodes in QEMU\'s device tree')
-	subprocess.run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o', path + '.tmp', '-'],
-		       input=edited, check=True, capture_output=True, text=True)
+	_run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o', path + '.tmp', '-'],
+	     input=edited, text=True)
 	os.replace(path + '.tmp', path)
 	os.remove(raw)
 	return path
