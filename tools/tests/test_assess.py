@@ -35,7 +35,7 @@ class AssessTest(unittest.TestCase):
 	def test_report_during_the_suite_fails_the_boot_and_names_the_case(self):
 		judged = assess.boot(read('consoles', 'odebug-reinit-6.12.console'), None, True)
 		self.assertEqual(judged.ran, 0)
-		self.assertEqual(judged.counts.failures, [
+		self.assertEqual(judged.failed_cases, [
 			'workqueue_broken.broken_reinit_pending_delayed_work (ODEBUG report)'])
 
 	def test_report_before_the_suite_is_kept_apart(self):

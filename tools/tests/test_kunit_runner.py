@@ -3,9 +3,7 @@
 interrupted build or boot ends with everything it started."""
 
 import os
-import signal
 import time
-import unittest
 from unittest import mock
 
 from tests.util import TempDirTest
@@ -53,41 +51,53 @@ def _alive(pid: int) -> bool:
 		return False
 
 
-def _interrupt(_signum, _frame):
-	raise KeyboardInterrupt
-
-
 class InterruptedRunTest(TempDirTest):
 	"""kunit.py interrupted half-way must not leave make or QEMU behind,
 	still writing into a build directory that the next run will use."""
 
-	def interrupt_after(self, seconds):
-		"""KeyboardInterrupt in @seconds, as Ctrl-C or SIGTERM gives."""
-		old = signal.signal(signal.SIGALRM, _interrupt)
-		self.addCleanup(signal.signal, signal.SIGALRM, old)
-		signal.setitimer(signal.ITIMER_REAL, seconds)
+	@staticmethod
+	def interrupt_on(word):
+		"""An on_line that interrupts, as Ctrl-C or SIGTERM does, once the
+		command printed @word: only after it started what it must end."""
+		def on_line(line):
+			if line.strip() == word:
+				raise KeyboardInterrupt
+		return on_line
 
 	def test_the_whole_tree_ends(self):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		# A shell standing for kunit.py, its child for make.
-		script = f'sleep 60 & echo $! > {pidfile}; wait'
-		self.interrupt_after(0.5)
+		script = f'sleep 60 & echo $! > {pidfile}; echo started; wait'
 		start = time.monotonic()
 		with self.assertRaises(KeyboardInterrupt):
-			kunit_runner.run_tree(['sh', '-c', script])
+			kunit_runner.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		self.assertLess(time.monotonic() - start, kunit_runner.GRACE)
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
 	def test_a_child_ignoring_sigterm_is_killed(self):
 		pidfile = os.path.join(self.tmp, 'grandchild')
-		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; wait'
+		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with mock.patch.object(kunit_runner, 'GRACE', 0.5):
-			self.interrupt_after(0.3)
 			with self.assertRaises(KeyboardInterrupt):
-				kunit_runner.run_tree(['sh', '-c', script])
+				kunit_runner.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
 	def test_exit_status_is_returned(self):
 		self.assertEqual(kunit_runner.run_tree(['sh', '-c', 'exit 3']), 3)
+
+
+class EnvironmentTest(TempDirTest):
+	def test_relative_cache_reaches_kunit_py_absolute(self):
+		"""kunit.py changes to the tree's directory before it loads
+		kunit/qemu_arm_smp.py, which keeps the device tree in the cache."""
+		kunit = Kunit(self.tmp, os.path.join(self.tmp, 'build'))
+		console = os.path.join(self.tmp, 'console')
+		with mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': 'rel'}), \
+		     mock.patch.object(kunit_runner, 'run_tree', return_value=0) as run:
+			kunit.build(1, os.path.join(self.tmp, 'log'))
+			kunit.boot([], [], 1, console)
+		for call in run.call_args_list:
+			self.assertEqual(call.kwargs['env']['WQ_KUNIT_CACHE'], os.path.abspath('rel'))
+		self.assertEqual(len(run.call_args_list), 2)

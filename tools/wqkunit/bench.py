@@ -11,9 +11,9 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import paths
+from . import assess, paths
 from .errors import WqKunitError
-from .kunit_runner import Kunit
+from .kunit_runner import Kunit, run_tree
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
@@ -80,8 +80,10 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 	phases: Dict[str, float] = {}
 
 	def configure() -> None:
-		subprocess.run([sys.executable, kunit_py, 'config'] + ours.common, cwd=tree,
-			       check=True, capture_output=True)
+		with open(log, 'w', encoding='utf-8') as f:
+			if run_tree([sys.executable, kunit_py, 'config'] + ours.common, cwd=tree,
+				    stdout=f, stderr=subprocess.STDOUT):
+				raise WqKunitError(f'kunit.py config failed (log: {log})')
 
 	say(f'{version}: configure')
 	phases['configure'] = _timed(configure)
@@ -109,8 +111,13 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 		console = os.path.join(root, 'boot.console')
 		boots.append(ours.boot([], [], 300, console))
 		with open(console, encoding='utf-8', errors='replace') as f:
-			for key, value in guest_times(f.read()).items():
-				guest.setdefault(key, []).append(value)
+			whole = f.read()
+		judged = assess.boot(whole, *ours.parse(console, console + '.json', show=False))
+		if not judged.passed:
+			raise WqKunitError(f'{version}: a measured boot failed: '
+					   f'{judged.counts.failures[0]} (console: {console})')
+		for key, value in guest_times(whole).items():
+			guest.setdefault(key, []).append(value)
 	phases['warm rebuild, nothing changed'] = statistics.median(warm)
 	phases['rebuild after touching the test file'] = statistics.median(incremental)
 	phases['boot, QEMU start to exit'] = statistics.median(boots)

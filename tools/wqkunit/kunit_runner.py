@@ -8,11 +8,12 @@ the JSON that the tool counts.
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import paths
 from .errors import StaleKernel, WqKunitError
@@ -34,7 +35,8 @@ def ccache_env(cold: bool = False) -> Dict[str, str]:
 	preprocessing on a miss, but it does not see the .incbin of
 	arch/arm/boot/compressed/piggy.S and hands back a zImage holding an
 	older kernel."""
-	env = dict(os.environ, CCACHE_DIR=os.path.join(paths.cache_dir(), 'ccache'))
+	env = dict(os.environ, CCACHE_DIR=os.path.join(paths.cache_dir(), 'ccache'),
+		   WQ_KUNIT_CACHE=paths.cache_dir())
 	env.setdefault('CCACHE_MAXSIZE', '4G')
 	if cold:
 		env['CCACHE_DISABLE'] = '1'
@@ -83,20 +85,25 @@ class Kunit:
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
-		 console: str, cpus: int = 8) -> float:
+		 console: str, cpus: int = 8,
+		 on_line: Optional[Callable[[str], None]] = None) -> float:
 		"""Boot the built kernel once with @cpus CPUs, the whole console
-		into @console."""
+		into @console, each line also to @on_line as QEMU prints it."""
 		args = [f'--timeout={timeout}', '--raw_output=all']
 		args += [f'--kernel_args={a}' for a in kernel_args] + extra
 		start = time.monotonic()
 		# kunit.py's stderr apart: 6.1's runs stty, whose complaint
 		# about a missing terminal landed amid the KTAP lines.
 		errors = console + '.stderr'
+		# Unbuffered, so that a line reaches us when QEMU prints it; the
+		# cache absolute, as kunit.py changes to the tree's directory.
+		env = dict(os.environ, WQ_KUNIT_SMP=str(cpus), PYTHONUNBUFFERED='1',
+			   WQ_KUNIT_CACHE=paths.cache_dir())
 		with open(console, 'w', encoding='utf-8') as out, \
 		     open(errors, 'w', encoding='utf-8') as err:
 			returncode = run_tree(self._cmd('exec', args), cwd=self.tree,
 					       stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-					       env=dict(os.environ, WQ_KUNIT_SMP=str(cpus)))
+					       env=env, on_line=on_line)
 		if returncode:
 			raise WqKunitError(f'kunit.py exec failed: {_last_line(errors)} '
 					   f'(console: {console}, stderr: {errors})')
@@ -140,8 +147,11 @@ class Kunit:
 Proc = Tuple[int, str]
 
 
-def run_tree(cmd: List[str], **kwargs) -> int:
-	"""Run @cmd and return its exit status.
+def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
+	     **kwargs) -> int:
+	"""Run @cmd and return its exit status; with @on_line, its output
+	goes through us line by line, to the file @kwargs['stdout'] and to
+	@on_line, as the command writes it.
 
 	If we are interrupted meanwhile, the whole process tree @cmd started
 	ends first (kunit.py, make and its compilers, QEMU): nothing may go on
@@ -149,8 +159,18 @@ def run_tree(cmd: List[str], **kwargs) -> int:
 	gets SIGTERM, so that make deletes the target it was writing; what is
 	left after GRACE seconds gets SIGKILL.  The tree stays in our process
 	group, so that a CI job killing the group still reaches all of it."""
+	sink = kwargs.pop('stdout', None) if on_line else None
+	if on_line:
+		kwargs.update(stdout=subprocess.PIPE, text=True, encoding='utf-8',
+			      errors='replace')
 	with subprocess.Popen(cmd, **kwargs) as child:
 		try:
+			if on_line:
+				for line in iter(child.stdout.readline, ''):
+					if sink:
+						sink.write(line)
+						sink.flush()
+					on_line(line)
 			return child.wait()
 		except BaseException:
 			_end_tree(child)
@@ -217,10 +237,15 @@ def _signal(procs: List[Proc], sig: int) -> None:
 
 
 def _last_line(log: str) -> str:
+	"""The line of @log that says why it failed: the compiler's first
+	error, else the last line naming an error, else the last line."""
 	try:
 		with open(log, encoding='utf-8', errors='replace') as f:
 			lines = [l.strip() for l in f if l.strip()]
 	except OSError:
 		return '(no log)'
+	compiler = [l for l in lines if re.search(r':\d+(:\d+)?: (fatal )?error: ', l)]
+	if compiler:
+		return compiler[0]
 	errors = [l for l in lines if 'error' in l.lower()]
 	return (errors or lines or ['(empty log)'])[-1]

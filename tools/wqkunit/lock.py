@@ -28,7 +28,7 @@ def held(path: str, say: Callable[[str], None], wait: float = 3600) -> Iterator[
 				if not told:
 					say(f'waiting for another wq-kunit run ({path})')
 					told = True
-				time.sleep(1)
+				time.sleep(0.1)
 		try:
 			yield
 		finally:

@@ -3,13 +3,15 @@
 cached tree, built incrementally, booted in the configurations that matter
 for it, and reverted, and must make some case fail."""
 
-import os
-import time
+import collections
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+import os
+import re
+import time
+from typing import Callable, List, Optional, Tuple
 
-from . import assess, boots, paths, proc, results
-from .errors import StaleKernel, WqKunitError
+from . import assess, boots, paths, proc, runner
+from .errors import WqKunitError
 from .kunit_runner import Kunit
 
 MUTANTS = os.path.join(paths.KUNIT_DIR, 'mutants')
@@ -25,16 +27,30 @@ class Mutant:
 	equivalent: Optional[str]
 
 
+# What a mutant did, in the order the score lists them.  Only the first
+# two count as killed: a mutant that broke the build or the boot says
+# nothing about the cases.
+KILLED = 'killed'
+KILLED_OTHER = 'killed by another case'
+NO_BUILD = 'did not build'
+BOOT_ERROR = 'boot error'
+SURVIVED = 'survived'
+EQUIVALENT = 'equivalent'
+NO_APPLY = 'did not apply'
+OUTCOMES = (KILLED, KILLED_OTHER, EQUIVALENT, SURVIVED, NO_BUILD, BOOT_ERROR, NO_APPLY)
+
+
 @dataclass
 class Verdict:
 	mutant: Mutant
-	outcome: str		# killed, survived, equivalent, did not build, did not apply
+	outcome: str		# one of OUTCOMES
 	detail: str
 	seconds: float
 
 
-def load(version: str, directory: str = MUTANTS) -> List[Mutant]:
+def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 	"""The mutants of @version, from the headers of their patches."""
+	directory = directory or MUTANTS
 	folder = os.path.join(directory, version)
 	if not os.path.isdir(folder):
 		raise WqKunitError(f'no mutants for {version} in {directory}')
@@ -67,26 +83,57 @@ def _clean(tree: str) -> str:
 	return head + '\n' + status
 
 
-def _boot(kunit: Kunit, boot: boots.Boot, logs: str, timeout: int) -> results.Counts:
-	console = os.path.join(logs, f'mutant.{boot.name}.console')
-	json_path = os.path.join(logs, f'mutant.{boot.name}.json')
-	try:
-		kunit.boot(boot.kernel_args, [], timeout, console)
-	except StaleKernel:
-		raise
-	except WqKunitError as e:
-		counts = results.Counts(failed=1, failures=[f'boot failed: {e}'])
-		return counts
-	text, complete = kunit.parse(console, json_path, show=False)
-	with open(console, encoding='utf-8', errors='replace') as f:
-		counts = assess.boot(f.read(), text, complete).counts
-	counts.failures = [f'[{boot.name}] {n}' if not n.startswith('[') else n
-			   for n in counts.failures]
-	return counts
+def _case(failure: str) -> str:
+	"""The case a failure names: "[boot] suite.case.param (FAIL)" -> suite.case.param."""
+	failure = re.sub(r'^\[[^]]*\] ', '', failure)
+	return re.sub(r' \([^()]*\)$', '', failure)
 
 
-def run(kunit: Kunit, version: str, mutants: List[Mutant], boot_name: Optional[str],
-	jobs: int, timeout: int, logs: str, say: Callable[[str], None]) -> List[Verdict]:
+def classify(mutant: Mutant, judged: List[assess.Assessment],
+	     build_error: Optional[str] = None) -> Tuple[str, str]:
+	"""The outcome of @mutant from its boots' verdicts, with the detail
+	that backs it: which case failed against its "Caught by:" line."""
+	if build_error:
+		return NO_BUILD, build_error
+	expected = mutant.caught_by.split()[0]
+	failed = [_case(f) for j in judged for f in j.failed_cases]
+	mine = [c for c in failed if c == expected or c.startswith(expected + '.')]
+	if mine:
+		return KILLED, '; '.join(mine[:3])
+	if failed:
+		return KILLED_OTHER, f'expected {expected}; failed: {"; ".join(failed[:3])}'
+	errors = [e for j in judged for e in j.errors]
+	if errors:
+		return BOOT_ERROR, errors[0]
+	if mutant.equivalent:
+		return EQUIVALENT, mutant.equivalent
+	passed = sum(j.counts.passed for j in judged)
+	return SURVIVED, f'{passed} passed in {len(judged)} boots'
+
+
+def _try(kunit: Kunit, req: runner.BuildRequest, mutant: Mutant,
+	 selected: List[boots.Boot], timeout: int, logs: str) -> Tuple[str, str]:
+	"""Build and boot @kunit's tree, @mutant applied, in every boot of @selected."""
+	ex = runner.ExecRequest(selected, timeout, live=False, log_prefix='mutant.',
+				keep_failed=False)
+	judged = []
+	for kconfig, group in boots.by_build(selected):
+		try:
+			kunit.build(req.jobs, os.path.join(logs, 'mutant-build.log'), kconfig)
+		except WqKunitError as e:
+			return classify(mutant, judged, str(e))
+		for b in group:
+			judged.append(runner.boot_once(kunit, req, ex, b, 8, logs, _quiet).judged)
+	return classify(mutant, judged)
+
+
+def _quiet(_msg: str) -> None:
+	pass
+
+
+def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
+	boot_name: Optional[str], timeout: int, logs: str,
+	say: Callable[[str], None]) -> List[Verdict]:
 	"""Try every mutant on @kunit's tree; the tree ends exactly as it began."""
 	tree = kunit.tree
 	before = _clean(tree)
@@ -95,45 +142,30 @@ def run(kunit: Kunit, version: str, mutants: List[Mutant], boot_name: Optional[s
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
-		selected = boots.select(boot_name, version) if boot_name else \
-			[b for n in mutant.boots for b in boots.select(n, version)]
-		applied = proc.ok(['git', 'apply', '--check', mutant.patch], cwd=tree)
-		if not applied:
-			verdicts.append(Verdict(mutant, 'did not apply', 'git apply --check failed', 0.0))
-			say(f'{mutant.name}: did not apply')
+		selected = boots.select(boot_name, req.version) if boot_name else \
+			[b for n in mutant.boots for b in boots.select(n, req.version)]
+		if not proc.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
+			verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
+			say(f'{mutant.name}: {NO_APPLY}')
 			continue
 		proc.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
 		try:
-			counts = results.Counts()
-			outcome = ''
-			for kconfig, group in boots.by_build(selected):
-				try:
-					kunit.build(jobs, os.path.join(logs, 'mutant-build.log'), kconfig)
-				except WqKunitError as e:
-					outcome, detail = 'did not build', str(e)
-					break
-				for boot in group:
-					counts.add(_boot(kunit, boot, logs, timeout))
-			if not outcome:
-				if counts.failed:
-					outcome, detail = 'killed', '; '.join(counts.failures[:3])
-				elif mutant.equivalent:
-					outcome, detail = 'equivalent', mutant.equivalent
-				else:
-					outcome, detail = 'survived', f'{counts.line()}'
+			outcome, detail = _try(kunit, req, mutant, selected, timeout, logs)
 		finally:
 			proc.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
 				 what=f'reverting {mutant.name}')
 		secs = time.monotonic() - start
 		verdicts.append(Verdict(mutant, outcome, detail, secs))
 		say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')
-	after = _clean(tree)
-	if after != before:
+	if _clean(tree) != before:
 		raise WqKunitError(f'{tree} is not as it was before the mutants')
 	return verdicts
 
 
 def score(verdicts: List[Verdict]) -> str:
-	killed = sum(v.outcome == 'killed' for v in verdicts)
-	equivalent = sum(v.outcome == 'equivalent' for v in verdicts)
-	return f'{killed} of {len(verdicts)} mutants killed ({equivalent} equivalent)'
+	""""K of N mutants killed (by which case)", then the other outcomes."""
+	count = collections.Counter(v.outcome for v in verdicts)
+	killed = count[KILLED] + count[KILLED_OTHER]
+	how = f'{count[KILLED]} by the expected case, {count[KILLED_OTHER]} by another'
+	rest = ''.join(f', {count[o]} {o}' for o in OUTCOMES[2:] if count[o])
+	return f'{killed} of {len(verdicts)} mutants killed ({how}){rest}'

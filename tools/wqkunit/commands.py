@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What each wq-kunit command does, from its parsed arguments."""
+
+import argparse
+import os
+import sys
+import time
+from typing import List
+
+from . import bench, boots, claims, gate, kernels, load, mutate, paths, runner, source
+from .errors import WqKunitError
+from .runner import say
+
+
+def _versions(args: argparse.Namespace) -> List[str]:
+	"""--kernel's version, checked, or every supported one."""
+	return [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+
+
+def run(args: argparse.Namespace) -> int:
+	if args.tree and args.kernel:
+		raise WqKunitError('--kernel and --tree exclude each other')
+	if args.tree:
+		tree = source.check_tree(args.tree)
+		version = source.tree_version(tree)
+	else:
+		tree = None
+		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
+	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs)
+	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version), args.timeout,
+						 (args.smp,), kunit_args=args.kunit_args,
+						 json=args.json))
+	print(out.counts.line())
+	return 0 if out.counts.failed == 0 else 1
+
+
+def check(args: argparse.Namespace) -> int:
+	ok = gate.check(args.boot, args.jobs, args.timeout, args.smp, not args.no_debug)
+	return 0 if ok else 1
+
+
+def soak(args: argparse.Namespace) -> int:
+	versions = _versions(args)
+	selected = {v: boots.select(args.boot, v) for v in versions}
+	total = runner.Outcome()
+	lines = []
+	with load.hogs(args.load) as hogs:
+		if hogs:
+			say(f'host load: {hogs} busy processes')
+		for version in versions:
+			out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
+					 runner.ExecRequest(selected[version], args.timeout, args.smp,
+							    args.runs))
+			bad = [b for b in out.boots if not b.judged.passed]
+			lines.append(f'soak {version}: {len(out.boots)} boots '
+				     f'(CPUs {",".join(map(str, args.smp))}, '
+				     f'{"under" if hogs else "without"} host load), '
+				     f'{len(bad)} with failures')
+			lines += [f'  {b.label}: {b.judged.counts.line()} ({b.console})' for b in bad]
+			total.boots += out.boots
+	gate.summary(lines, total.counts)
+	return 0 if total.counts.failed == 0 else 1
+
+
+def mutation(args: argparse.Namespace) -> int:
+	versions = _versions(args)
+	catalogue = {v: mutate.load(v) for v in versions}
+	for version in versions:
+		if args.boot:
+			boots.select(args.boot, version)
+		if args.only:
+			catalogue[version] = [m for m in catalogue[version] if m.name in args.only]
+	if not any(catalogue.values()):
+		raise WqKunitError(f'no mutant named {", ".join(args.only)}')
+	lines = []
+	ok = True
+	for version in versions:
+		logs = os.path.join(paths.cache_dir(), 'logs', version)
+		os.makedirs(logs, exist_ok=True)
+		req = runner.BuildRequest(version, jobs=args.jobs)
+		start = time.monotonic()
+		with runner.prepared(req) as kunit:
+			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,
+					      args.timeout, logs, say)
+		lines.append(f'{version}: {mutate.score(verdicts)} in '
+			     f'{time.monotonic() - start:.0f} s')
+		for v in verdicts:
+			lines.append(f'  {v.outcome:22} {v.mutant.name:28} {v.seconds:4.0f} s  '
+				     f'{v.detail[:90]}')
+			ok = ok and v.outcome in (mutate.KILLED, mutate.KILLED_OTHER, mutate.EQUIVALENT)
+	say('mutation score:')
+	for line in lines:
+		print(line)
+	return 0 if ok else 1
+
+
+def measure(args: argparse.Namespace) -> int:
+	versions = _versions(args)
+	measured = {}
+	for version in versions:
+		with runner.prepared(runner.BuildRequest(version, jobs=args.jobs)) as kunit:
+			measured[version] = bench.measure(kunit.tree, version, args.runs, args.jobs,
+							  say, args.cold_runs)
+	text = bench.table(measured)
+	out = args.output or os.path.join(paths.cache_dir(), 'bench.md')
+	with open(out, 'w', encoding='utf-8') as f:
+		f.write(text)
+	sys.stdout.write(text)
+	say(f'written to {out}')
+	return 0
+
+
+def claims_table(args: argparse.Namespace) -> int:
+	text = claims.table()
+	if args.write:
+		changed = claims.write(args.write, text)
+		say(f'{args.write}: claims table {"updated" if changed else "unchanged"}')
+	else:
+		sys.stdout.write(text)
+	return 0

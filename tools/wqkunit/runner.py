@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Build a kernel once, boot it many times: the one runner behind run,
+check, soak, mutate and bench, driven by a build and an exec request as
+kunit.py's own KunitBuildRequest and KunitExecRequest are."""
+
+import collections
+import contextlib
+from dataclasses import dataclass, field
+import hashlib
+import os
+import re
+import shutil
+import time
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
+
+from . import assess, boots, kernels, lock, packages, paths, results, series, source
+from .errors import StaleKernel, WqKunitError
+from .kunit_runner import Kunit
+
+# KTAP lines as the guest prints them, after the printk time stamp if any.
+STAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
+SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
+RESULT = re.compile(r'^( *)((?:not )?ok) \d+ (\S+)(.*)$')
+
+
+class Live:
+	"""Each result line, named in full (suite.case.param), as the guest
+	prints it: a hang shows where it is.  Only shown, never counted:
+	kunit.py's parser counts."""
+
+	def __init__(self, label: str) -> None:
+		self.label = label
+		self.subtests: Dict[int, str] = {}
+
+	def __call__(self, line: str) -> None:
+		line = STAMP.sub('', line.rstrip())
+		match = SUBTEST.match(line)
+		if match:
+			depth = len(match.group(1))
+			self.subtests = {d: n for d, n in self.subtests.items() if d < depth}
+			self.subtests[depth] = match.group(2)
+			return
+		match = RESULT.match(line)
+		if match:
+			depth = len(match.group(1))
+			name = [n for d, n in sorted(self.subtests.items()) if d <= depth]
+			print(f'  {self.label} {match.group(2)} {".".join(name + [match.group(3)])}'
+			      f'{match.group(4)}', flush=True)
+
+
+def say(msg: str) -> None:
+	print(f'wq-kunit: {msg}', flush=True)
+
+
+# Wall seconds per phase of this invocation, and how often each ran.
+PHASES: Dict[str, float] = collections.defaultdict(float)
+PHASE_RUNS: collections.Counter = collections.Counter()
+
+
+@contextlib.contextmanager
+def phase(name: str) -> Iterator[None]:
+	start = time.monotonic()
+	try:
+		yield
+	finally:
+		PHASES[name] += time.monotonic() - start
+		PHASE_RUNS[name] += 1
+
+
+@dataclass
+class BuildRequest:
+	version: str
+	tree: Optional[str] = None		# a user's tree, else Debian's in the cache
+	debug: bool = False			# kunitconfig plus kunit/debug.config
+	build_dir: Optional[str] = None
+	jobs: int = os.cpu_count() or 1
+	broken: Optional[str] = None		# a C file appended for this build only
+
+	@property
+	def label(self) -> str:
+		"""The name of its build and log directories in the cache."""
+		base = f'tree-{hashlib.sha1(self.tree.encode()).hexdigest()[:12]}' \
+			if self.tree else self.version
+		return base + ('-debug' if self.debug else '')
+
+	@property
+	def lock_name(self) -> str:
+		"""One lock per source tree: its build directories share its files."""
+		return self.label[:-len('-debug')] if self.debug else self.label
+
+
+@dataclass
+class ExecRequest:
+	boots: List[boots.Boot]
+	timeout: int = 300
+	smps: Sequence[int] = (8,)
+	repeat: int = 1
+	kunit_args: List[str] = field(default_factory=list)
+	json: Optional[str] = None		# copy of kunit.py's JSON, per boot if several
+	live: bool = True			# print each case result as the guest does
+	log_prefix: str = ''			# of each console and JSON in the logs
+	keep_failed: bool = True		# a copy of a failed boot's console
+
+
+@dataclass
+class Boot:
+	"""One boot's verdict, and where its console is."""
+	name: str
+	label: str
+	judged: assess.Assessment
+	console: str
+	seconds: float
+
+
+@dataclass
+class Outcome:
+	"""What one kernel's boots gave: their verdicts, and a summary line each."""
+	boots: List[Boot] = field(default_factory=list)
+	lines: List[str] = field(default_factory=list)
+	tree: str = ''
+
+	@property
+	def counts(self) -> results.Counts:
+		total = results.Counts()
+		for b in self.boots:
+			total.add(b.judged.counts)
+		return total
+
+	def last(self, name: str) -> Boot:
+		return [b for b in self.boots if b.name == name][-1]
+
+
+@contextlib.contextmanager
+def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Kunit]:
+	"""The tree of @req with the series (and @req.broken) in it, locked,
+	and a Kunit on its build directory."""
+	series.patches()
+	needed = packages.BUILD + packages.BOOT + ([] if req.tree else [kernels.package(req.version)])
+	with phase('packages'):
+		packages.ensure(needed, log)
+	cache = paths.cache_dir()
+	build_dir = os.path.abspath(req.build_dir) if req.build_dir else \
+		os.path.join(cache, 'build', req.label)
+	configs = [paths.KUNITCONFIG] + ([paths.DEBUG_CONFIG] if req.debug else [])
+	with lock.held(os.path.join(cache, 'locks', f'{req.lock_name}.lock'), log):
+		with phase('prepare'):
+			tree = source.user_tree(req.tree, log) if req.tree else \
+				source.cache_tree(req.version, log)
+		kunit = Kunit(tree, build_dir, kunitconfigs=configs)
+		with source.appended(tree, series.TEST_FILE, req.broken,
+				     os.path.join(build_dir, 'kernel', 'workqueue.o')):
+			yield kunit
+
+
+def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
+	"""Build @req once per Kconfig variant its boots need; boot each of
+	@ex.boots @ex.repeat times with each CPU count of @ex.smps."""
+	out = Outcome()
+	logs = os.path.join(paths.cache_dir(), 'logs', req.label)
+	os.makedirs(logs, exist_ok=True)
+	prepare = PHASES['prepare']
+	with prepared(req, log) as kunit:
+		out.tree = kunit.tree
+		prepare = PHASES['prepare'] - prepare
+		groups = boots.current_first(boots.by_build(ex.boots),
+					     os.path.join(kunit.build_dir, '.config'))
+		for kconfig, group in groups:
+			extra = f' with {" ".join(kconfig)}' if kconfig else ''
+			log(f'building {req.version}{extra} in {kunit.build_dir}')
+			with phase('build'):
+				build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
+			log(f'built in {build:.1f} s')
+			for _ in range(ex.repeat):
+				for smp in ex.smps:
+					for b in group:
+						done = boot_once(kunit, req, ex, b, smp, logs, log)
+						out.boots.append(done)
+						out.lines.append(f'{done.label}: {done.judged.counts.line()}; '
+								 f'prepare {prepare:.1f} s, build {build:.1f} s, '
+								 f'boot to last result {done.seconds:.1f} s')
+						log(out.lines[-1])
+						prepare = 0.0
+	return out
+
+
+def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
+	      smp: int, logs: str, log: Callable[[str], None] = say) -> Boot:
+	"""Boot what @kunit built once and judge it (assess.boot)."""
+	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
+	stem = ex.log_prefix + (b.name if smp == 8 else f'{b.name}.smp{smp}')
+	label += '' if smp == 8 else f' {smp} CPUs'
+	console = os.path.join(logs, f'{stem}.console')
+	json_path = os.path.join(logs, f'{stem}.json')
+	log(f'booting {label} with {smp} CPUs in QEMU')
+
+	secs, error = 0.0, None
+	with phase('boot'):
+		try:
+			secs = kunit.boot(b.kernel_args, ex.kunit_args, ex.timeout, console, smp,
+					  on_line=Live(label) if ex.live else None)
+		except StaleKernel:
+			raise
+		except WqKunitError as e:
+			error = str(e)
+		text, complete = kunit.parse(console, json_path, show=False)
+	with open(console, encoding='utf-8', errors='replace') as f:
+		whole = f.read()
+	judged = assess.boot(whole, text, complete, error)
+	_tell(judged, label, console, whole, log)
+	if ex.json and text:
+		dest = ex.json if len(ex.boots) == 1 else \
+			f'{os.path.splitext(ex.json)[0]}.{req.version}.{b.name}.json'
+		shutil.copyfile(json_path, dest)
+	if not judged.passed and ex.keep_failed:
+		keep = os.path.join(logs, 'failed')
+		os.makedirs(keep, exist_ok=True)
+		shutil.copyfile(console, os.path.join(
+			keep, f'{stem}.{time.strftime("%Y%m%d-%H%M%S")}.console'))
+	return Boot(b.name, label, judged, console, secs)
+
+
+def _tell(judged: assess.Assessment, label: str, console: str, whole: str,
+	  log: Callable[[str], None]) -> None:
+	"""Say why a boot failed, with the end of its console where no case
+	is to blame."""
+	for splat in judged.boot_reports:
+		log(f'note: {label}: the kernel reported a problem before the suite: '
+		    f'{splat.summary()}')
+	for splat in judged.reports:
+		log(f'FAILED {label}: kernel report during the suite: {splat.summary()}')
+		print('\n'.join(splat.lines), flush=True)
+	for name in judged.counts.failures:
+		log(f'FAILED {label} {name}')
+	if judged.errors:
+		log(f'{label}: the console ({console}) ends with:')
+		print('\n'.join(whole.splitlines()[-20:]), flush=True)
