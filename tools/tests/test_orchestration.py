@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-2.0
+"""run, soak, mutate and the gate end to end, on a fake tree whose kunit.py
+replays consoles recorded from real boots (data/fake-tree, data/replay)."""
+
+import difflib
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+import time
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
+
+from tests.util import DATA, TempDirTest
+from wqkunit import boots, cli, gate, kernels, mutate, runner, source
+
+
+class FakeTreeTest(TempDirTest):
+	"""A cache of its own; Debian's tarballs replaced by the fake tree with
+	@MARKERS on top of its kernel/workqueue.c."""
+	MARKERS = ''
+
+	@classmethod
+	def setUpClass(cls):
+		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
+		tree = os.path.join(cls.shared, 'linux-source')
+		shutil.copytree(os.path.join(DATA, 'fake-tree'), tree)
+		path = os.path.join(tree, 'kernel', 'workqueue.c')
+		with open(path, encoding='utf-8') as f:
+			text = f.read()
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(cls.MARKERS + text)
+		cls.tarball = os.path.join(cls.shared, 'linux-source.tar.xz')
+		with tarfile.open(cls.tarball, 'w:xz') as tar:
+			tar.add(tree, arcname='linux-source')
+
+	@classmethod
+	def tearDownClass(cls):
+		shutil.rmtree(cls.shared, ignore_errors=True)
+
+	def setUp(self):
+		super().setUp()
+		tarball = self.tarball
+		self.cache = os.path.join(self.tmp, 'cache')
+		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
+		for p in (mock.patch('wqkunit.kernels.tarball', return_value=tarball),
+			  mock.patch('wqkunit.packages.ensure'),
+			  mock.patch.dict(os.environ, env)):
+			p.start()
+			self.addCleanup(p.stop)
+
+	def main(self, *argv):
+		"""cli.main(@argv): exit status, and what it printed."""
+		out = io.StringIO()
+		with redirect_stdout(out), redirect_stderr(out):
+			rc = cli.main(list(argv))
+		return rc, out.getvalue()
+
+
+class PassingTreeTest(FakeTreeTest):
+	def test_run_boots_every_configuration_once_built(self):
+		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'all')
+		self.assertEqual(rc, 0, out)
+		n = len(boots.select('all', '6.1'))
+		self.assertEqual(out.count('booting 6.1'), n)
+		self.assertEqual(out.count('building 6.1'), len(boots.by_build(boots.select('all', '6.1'))))
+		self.assertTrue(out.rstrip().endswith(f'{71 * n} passed, 0 failed, {n} skipped'), out[-300:])
+
+	def test_results_are_shown_as_the_guest_prints_them(self):
+		_, out = self.main('run', '--kernel', '6.1')
+		self.assertIn('6.1 [default] ok workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0\n', out)
+
+	def test_soak_boots_each_configuration_runs_times(self):
+		rc, out = self.main('soak', '--kernel', '6.1', '--runs', '2')
+		self.assertEqual(rc, 0, out)
+		self.assertIn('soak 6.1: 2 boots (CPUs 8, without host load), 0 with failures', out)
+
+	@unittest.skipUnless(shutil.which('shellcheck'), 'the gate installs shellcheck')
+	def test_gate_passes_end_to_end(self):
+		with mock.patch.object(gate, 'tools_tests', return_value=True):
+			rc, out = self.main('check', '--boot', 'default')
+		self.assertEqual(rc, 0, out)
+		for version in kernels.supported():
+			self.assertIn(f'{version} debug: the broken case failed as it must', out)
+			self.assertIn(f'{version}: kernel/workqueue.o with W=1: no warning', out)
+		self.assertIn('checkpatch --strict and shellcheck: clean', out)
+
+
+class FailingTreeTest(FakeTreeTest):
+	MARKERS = '/* replay: fail if isolcpus */\n/* replay: no-results if nohz_full */\n'
+
+	def test_failed_case_fails_the_run_and_is_named(self):
+		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
+		self.assertEqual(rc, 1)
+		self.assertIn('FAILED 6.1 [isolcpus] workqueue_unbound.'
+			      'unbound_cpumask_honours_boot_parameters (FAIL)', out)
+
+	def test_boot_without_results_fails_with_its_console(self):
+		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'nohz-full')
+		self.assertEqual(rc, 1)
+		self.assertIn('no KUnit results', out)
+		self.assertIn('Kernel panic - not syncing', out)
+
+	def test_soak_counts_the_failed_boots(self):
+		rc, out = self.main('soak', '--kernel', '6.1', '--runs', '2', '--boot', 'isolcpus')
+		self.assertEqual(rc, 1)
+		self.assertIn('2 with failures', out)
+
+
+class HangingTreeTest(FakeTreeTest):
+	MARKERS = '/* replay: hang sleep 1.5 */\n'
+
+	def test_last_result_shows_within_a_second(self):
+		shown = []
+		req = runner.BuildRequest('6.1')
+		ex = runner.ExecRequest(boots.select('default', '6.1'), 60)
+		with redirect_stdout(io.StringIO()), runner.prepared(req) as kunit:
+			kunit.build(1, os.path.join(self.tmp, 'build.log'))
+			with mock.patch('builtins.print', lambda *a, **k: shown.append(
+					(time.time(), ' '.join(map(str, a))))):
+				judged = runner.boot_once(kunit, req, ex, ex.boots[0], 8, self.tmp).judged
+		with open(os.path.join(kunit.build_dir, 'printed-at'), encoding='utf-8') as f:
+			printed = float(f.read())
+		last = [t for t, line in shown if ' ok ' in line][-1]
+		self.assertLess(last - printed, 1.0)
+		self.assertFalse(judged.passed)
+		self.assertIn('(ERROR)', ' '.join(judged.failed_cases))
+
+
+class MutantsTest(FakeTreeTest):
+	"""Each verdict class, from test mutants that set the replay markers."""
+	CASE = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
+	KINDS = {
+		'expected': (f'Caught by: {CASE}\nBoots: isolcpus', 'replay: fail'),
+		'other': ('Caught by: workqueue_percpu.queue_work_runs_on_local_cpu\nBoots: isolcpus',
+			  'replay: fail'),
+		'no-build': (f'Caught by: {CASE}', 'replay-build: error'),
+		'boot-error': (f'Caught by: {CASE}', 'replay: exec-error'),
+		'no-results': (f'Caught by: {CASE}', 'replay: no-results'),
+		'survived': (f'Caught by: {CASE}', 'replay: pass'),
+		'equivalent': (f'Caught by: {CASE}\nEquivalent: cannot differ', 'replay: pass'),
+	}
+
+	def setUp(self):
+		super().setUp()
+		tree = source.cache_tree('6.1', lambda m: None)
+		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
+			lines = f.read().splitlines(keepends=True)
+		folder = os.path.join(self.tmp, 'mutants', '6.1')
+		os.makedirs(folder)
+		for name, (head, marker) in self.KINDS.items():
+			diff = ''.join(difflib.unified_diff(lines, [f'/* {marker} */\n'] + lines,
+							    'a/kernel/workqueue.c', 'b/kernel/workqueue.c'))
+			with open(os.path.join(folder, f'{name}.patch'), 'w', encoding='utf-8') as f:
+				f.write(f'Mutant: {name}\nModels: x\n{head}\n\n'
+					f'diff --git a/kernel/workqueue.c b/kernel/workqueue.c\n{diff}')
+		patch = mock.patch.object(mutate, 'MUTANTS', os.path.join(self.tmp, 'mutants'))
+		patch.start()
+		self.addCleanup(patch.stop)
+		self.rc, self.out = self.main('mutate', '--kernel', '6.1')
+
+	def verdict(self, name):
+		return [l[2:24].strip() for l in self.out.splitlines()
+			if l.startswith('  ') and l[25:].split()[0] == name][0]
+
+	def test_each_verdict_class_is_reported_and_counted(self):
+		want = {'expected': mutate.KILLED, 'other': mutate.KILLED_OTHER,
+			'no-build': mutate.NO_BUILD, 'boot-error': mutate.BOOT_ERROR,
+			'no-results': mutate.BOOT_ERROR, 'survived': mutate.SURVIVED,
+			'equivalent': mutate.EQUIVALENT}
+		self.assertEqual({n: self.verdict(n) for n in want}, want, self.out)
+		# Only a failed case is a kill; a broken build or boot is not.
+		self.assertIn('6.1: 2 of 7 mutants killed (1 by the expected case, 1 by another), '
+			      '1 equivalent, 1 survived, 1 did not build, 2 boot error', self.out)
+		self.assertEqual(self.rc, 1)
+		# The compiler's error line says why a mutant did not build.
+		self.assertIn("kernel/workqueue.c:14:2: error: 'wq_mutant' undeclared", self.out)
+		tree = os.path.join(self.cache, 'src', 'linux-6.1')
+		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
+			self.assertNotIn('replay', f.read())
