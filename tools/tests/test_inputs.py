@@ -25,21 +25,21 @@ class BootsTest(TempDirTest):
 	def test_repository_has_a_default_boot(self):
 		self.assertIn('default', [b.name for b in boots.load()])
 
-	def test_unknown_boot_is_refused_naming_the_known_ones(self):
-		path = self.write('[default]\nkernel_args =\n[pe-on]\nkernel_args = a=1\n')
-		with self.assertRaisesRegex(WqKunitError, "unknown boot configuration 'x'.*default, pe-on, all"):
-			boots.select('x', '6.1', path)
+	def test_boots_that_cannot_run_are_refused(self):
+		refusals = [
+			('[default]\nkernel_args =\n[pe-on]\nkernel_args = a=1\n', 'x',
+			 "unknown boot configuration 'x'.*default, pe-on, all"),
+			('[only612]\nkernels = 6.12\n', 'only612', 'does not apply to 6.1'),
+		]
+		for text, name, error in refusals:
+			with self.subTest(name), self.assertRaisesRegex(WqKunitError, error):
+				boots.select(name, '6.1', self.write(text))
 
 	def test_all_selects_those_that_apply_to_the_version(self):
 		path = self.write('[default]\n[only612]\nkernels = 6.12\n')
 		self.assertEqual([b.name for b in boots.select('all', '6.1', path)], ['default'])
 		self.assertEqual([b.name for b in boots.select('all', '6.12', path)],
 				 ['default', 'only612'])
-
-	def test_boot_not_for_this_version_is_refused(self):
-		path = self.write('[only612]\nkernels = 6.12\n')
-		with self.assertRaisesRegex(WqKunitError, 'does not apply to 6.1'):
-			boots.select('only612', '6.1', path)
 
 	def test_kernel_args_are_split(self):
 		path = self.write('[x]\nkernel_args = isolcpus=0-1 workqueue.power_efficient=1\n')
