@@ -139,6 +139,19 @@ def parser() -> argparse.ArgumentParser:
 	ben.add_argument('--output', metavar='FILE',
 			 help='the table (default: bench.md in the cache)')
 
+	rep = command('report', commands.placement,
+		      'where periodic work runs, per configuration: a table and a plot',
+		      'Boot the suite\'s placement report (workqueue_report, which asserts '
+		      'nothing) with power-efficient mode off and on and wq_unbound_cpumask '
+		      'full, on the LITTLE CPUs and on the big ones; write report.md (runs '
+		      'per CPU, CPUs used, LITTLE and big, runs after idle) and report.svg '
+		      '(a per-CPU histogram per configuration).')
+	_kernel(rep)
+	rep.add_argument('--out', metavar='DIR', help='where report.md and report.svg go '
+			 '(default: report/ in the cache)')
+	_jobs(rep)
+	_timeout(rep, 120)
+
 	table = command('claims', commands.claims_table,
 			'print the claims table from the last gate run',
 			'Settle each claim of kunit/claims.ini per kernel from the JSON and '

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List
 
-from . import bench, boots, claims, gate, kernels, load, mutate, paths, runner, source
+from . import bench, boots, claims, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
 from .runner import say
 
@@ -118,3 +118,32 @@ def claims_table(args: argparse.Namespace) -> int:
 	else:
 		sys.stdout.write(text)
 	return 0
+
+
+def placement(args: argparse.Namespace) -> int:
+	results = {}
+	for version in _versions(args):
+		out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
+				 runner.ExecRequest(report.configurations(), args.timeout, live=False,
+						    log_prefix='report.'))
+		failed = [b.label for b in out.boots if not b.judged.passed]
+		if failed:
+			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
+		results[version] = [_report(b) for b in out.boots]
+	md, plot = report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
+	sys.stdout.write(report.markdown(results))
+	say(f'written: {md}, {plot}')
+	return 0
+
+
+def _report(done: runner.Boot) -> report.Config:
+	"""The report of a boot, which must be of the configuration asked for."""
+	with open(done.console, encoding='utf-8', errors='replace') as f:
+		try:
+			config = report.parse(f.read())
+		except ValueError as e:
+			raise WqKunitError(f'{done.label}: {e} ({done.console})') from None
+	if done.name != f'report-pe{config.mode}-{config.mask}':
+		raise WqKunitError(f'{done.label}: the kernel reports power_efficient='
+				   f'{config.mode} and mask {config.mask} ({done.console})')
+	return config

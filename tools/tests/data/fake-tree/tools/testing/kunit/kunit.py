@@ -8,7 +8,8 @@ kernel/workqueue.c, which a test (or a test mutant) writes:
   /* replay: NAME [if TEXT] [sleep S] */  exec prints NAME.console (the
       first marker whose TEXT is in the kernel arguments, default "pass"),
       then waits S seconds; NAME "exec-error" fails as QEMU would
-A boot with kunit.filter_glob=broken_workqueue.* replays "broken".
+A boot with kunit.filter_glob=broken_workqueue.* replays "broken", one
+with workqueue.kunit_report= the placement report.
 parse writes the recording's JSON, as kunit.py parse did on it, and
 exits as it did.
 """
@@ -22,7 +23,7 @@ TREE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))))
 REPLAY = os.environ.get('WQ_KUNIT_REPLAY', '')
 # kunit.py parse's exit status on each recording.
-COMPLETE = {'pass': 0, 'fail': 1, 'hang': 1, 'no-results': 1, 'broken': 0}
+COMPLETE = {'pass': 0, 'fail': 1, 'hang': 1, 'no-results': 1, 'broken': 0, 'report': 0}
 
 
 def _opt(argv, name):
@@ -62,12 +63,21 @@ def execute(argv):
 			break
 	if 'broken_workqueue' in args:
 		name = 'broken'
+	if 'workqueue.kunit_report=' in args:
+		name = 'report'
 	if name == 'exec-error':
 		print('qemu-system-arm: -dtb biglittle-8cpu-1024m.dtb: No such file or directory',
 		      file=sys.stderr)
 		return 1
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
+			if name == 'report':
+				# The recording's configuration, made the one asked for.
+				for key in ('power_efficient', 'kunit_report'):
+					asked = re.search(key + r'=(\w+)', args)
+					line = re.sub(key.replace('kunit_report', 'mask') + r'=\w+',
+						      f"{key.replace('kunit_report', 'mask')}={asked.group(1)}",
+						      line) if asked else line
 			sys.stdout.write(line)
 			sys.stdout.flush()
 	with open(os.path.join(_opt(argv, 'build_dir')[0], 'printed-at'), 'w',
@@ -82,7 +92,7 @@ def parse(argv):
 		console = f.read()
 	for name, status in COMPLETE.items():
 		with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
-			if f.read() == console:
+			if f.read() == console or (name == 'report' and 'report: mask=' in console):
 				with open(os.path.join(REPLAY, f'{name}.json'), encoding='utf-8') as src, \
 				     open(_opt(argv, 'json')[0], 'w', encoding='utf-8') as dst:
 					dst.write(src.read())

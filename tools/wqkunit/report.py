@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The placement report: boot the suite's report (workqueue_report, which
+asserts nothing) in each power-efficient mode and wq_unbound_cpumask, and
+turn its "report:" lines into a Markdown table and an SVG plot."""
+
+from dataclasses import dataclass, field
+import html
+import os
+import re
+from typing import Dict, List, Tuple
+
+from . import boots
+
+MODES = (0, 1)
+MASKS = ('full', 'little', 'big')
+# What each run of a pattern is, in the order the plot shows them.
+SERIES = [('system_wq', 'periodic'), ('system_power_efficient_wq', 'periodic'),
+	  ('system_wq', 'kfence'), ('system_power_efficient_wq', 'kfence')]
+COLOURS = ['#c0392b', '#2980b9', '#e67e22', '#27ae60']
+LINE = re.compile(r'#\s*placement_of_periodic_work: report: (.*)')
+
+
+def configurations() -> List[boots.Boot]:
+	"""One boot per power-efficient mode and mask, the report alone."""
+	return [boots.Boot(name=f'report-pe{mode}-{mask}',
+			   description=f'placement report, power_efficient={mode}, {mask} mask',
+			   kernel_args=[f'workqueue.power_efficient={mode}',
+					f'workqueue.kunit_report={mask}',
+					'kunit.filter_glob=workqueue_report'],
+			   kernels=None)
+		for mode in MODES for mask in MASKS]
+
+
+def cpulist(text: str) -> List[int]:
+	"""The CPUs of a %*pbl list such as 0-3,6."""
+	cpus = []
+	for part in filter(None, text.split(',')):
+		low, _, high = part.partition('-')
+		cpus += range(int(low), int(high or low) + 1)
+	return cpus
+
+
+@dataclass
+class Run:
+	wq: str
+	pattern: str
+	runs: int
+	ms: int
+	woke: int
+	per_cpu: Dict[int, int]
+
+
+@dataclass
+class Config:
+	"""What one boot of the report printed."""
+	mode: int
+	mask: str
+	unbound: List[int]
+	start: int
+	busy: int
+	little: List[int]
+	big: List[int]
+	idle_counts: bool			# the kernel counts idle entries (NO_HZ_COMMON)
+	runs: List[Run] = field(default_factory=list)
+
+	def run(self, wq: str, pattern: str) -> Run:
+		found = [r for r in self.runs if (r.wq, r.pattern) == (wq, pattern)]
+		if not found:
+			raise ValueError(f'no {pattern} run on {wq}')
+		return found[0]
+
+
+def parse(console: str) -> Config:
+	"""The report of one boot, from its console."""
+	fields: Dict[str, str] = {}
+	runs = []
+	for text in LINE.findall(console):
+		pairs = dict(p.split('=', 1) for p in text.split() if '=' in p)
+		if 'wq' in pairs:
+			per_cpu = {int(k[3:]): int(v) for k, v in pairs.items() if re.match(r'cpu\d+$', k)}
+			runs.append(Run(pairs['wq'], pairs['pattern'], int(pairs['runs']), int(pairs['ms']),
+					int(pairs['woke']), per_cpu))
+		else:
+			fields.update(pairs)
+	try:
+		return Config(int(fields['power_efficient']), fields['mask'], cpulist(fields['unbound']),
+			      int(fields['start']), int(fields['busy']), cpulist(fields['little']),
+			      cpulist(fields['big']), fields['idle_counts'] == 'yes', runs)
+	except (KeyError, ValueError) as e:
+		raise ValueError(f'no complete report in the console ({e})') from None
+
+
+def _row(config: Config, run: Run) -> str:
+	little = sum(n for c, n in run.per_cpu.items() if c in config.little)
+	big = sum(n for c, n in run.per_cpu.items() if c in config.big)
+	per_cpu = ', '.join(f'{c}: {n}' for c, n in sorted(run.per_cpu.items()))
+	return (f'| {run.wq} | {run.pattern} | {run.runs} in {run.ms} ms | {per_cpu} | '
+		f'{len(run.per_cpu)} | {little} / {big} | {_woke(config, run)} |')
+
+
+def _woke(config: Config, run: Run) -> str:
+	"""Runs that found their CPU back from idle, and per second."""
+	if not config.idle_counts:
+		return 'n/a (no NO_HZ_COMMON)'
+	return f'{run.woke} ({run.woke * 1000 / run.ms if run.ms else 0.0:.1f}/s)'
+
+
+
+def markdown(results: Dict[str, List[Config]]) -> str:
+	"""A summary of KFENCE's work, then a table per kernel and configuration."""
+	out = ['Runs of KFENCE-like work (a normal timer every 100 ms) on '
+	       'system_power_efficient_wq that found their CPU back from idle, per second, '
+	       'full mask, queued from a LITTLE CPU while a big one is busy:', '',
+	       '| kernel | mode off | mode on |', '|---|---|---|']
+	for version, configs in results.items():
+		cells = []
+		for mode in MODES:
+			found = [c for c in configs if c.mode == mode and c.mask == 'full']
+			run = found[0].run('system_power_efficient_wq', 'kfence') if found else None
+			if not run or not found[0].idle_counts or not run.ms:
+				cells.append('not run' if not run else 'n/a')
+				continue
+			cells.append(f'{run.woke * 1000 / run.ms:.1f}/s ({run.woke} of {run.runs} runs)')
+		out.append(f'| {version} | ' + ' | '.join(cells) + ' |')
+	for version, configs in results.items():
+		for c in configs:
+			out += ['', f'**{version}, power_efficient={c.mode}, mask {c.mask} '
+				f'(CPUs {_span(c.unbound)}), from CPU{c.start}, CPU{c.busy} busy** '
+				f'(LITTLE {_span(c.little)}, big {_span(c.big)})', '',
+				'| workqueue | pattern | runs | runs per CPU | CPUs | LITTLE / big | '
+				'runs after idle |', '|---|---|---|---|---|---|---|']
+			out += [_row(c, r) for r in c.runs]
+	return '\n'.join(out) + '\n'
+
+
+def _span(cpus: List[int]) -> str:
+	return f'{cpus[0]}-{cpus[-1]}' if len(cpus) > 1 else ','.join(map(str, cpus)) or 'none'
+
+
+def _panel(c: Config, title: str, x: int, y: int, w: int, h: int) -> List[str]:
+	"""One configuration: per CPU, the share of each series' runs there."""
+	cpus = sorted(set(c.little) | set(c.big)) or [0]
+	out = [f'<text x="{x + w / 2}" y="{y - 6}" text-anchor="middle" '
+	       f'font-size="12">{html.escape(title)}</text>',
+	       f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#999"/>']
+	slot = w / len(cpus)
+	bar = slot / (len(SERIES) + 1)
+	for i, cpu in enumerate(cpus):
+		shade = '#f4f4f4' if cpu in c.little else '#ffffff'
+		out.append(f'<rect x="{x + i * slot:.1f}" y="{y}" width="{slot:.1f}" height="{h}" '
+			   f'fill="{shade}"/>')
+		out.append(f'<text x="{x + (i + 0.5) * slot:.1f}" y="{y + h + 12}" '
+			   f'text-anchor="middle" font-size="10">{cpu}</text>')
+		for j, (wq, pattern) in enumerate(SERIES):
+			try:
+				run = c.run(wq, pattern)
+			except ValueError:
+				continue
+			share = run.per_cpu.get(cpu, 0) / run.runs if run.runs else 0
+			top = y + h - share * h
+			out.append(f'<rect x="{x + i * slot + (j + 0.5) * bar:.1f}" y="{top:.1f}" '
+				   f'width="{bar:.1f}" height="{share * h:.1f}" fill="{COLOURS[j]}"/>')
+	return out
+
+
+def svg(results: Dict[str, List[Config]]) -> str:
+	"""Per-CPU histograms, one panel per kernel and configuration."""
+	w, h, gap = 220, 90, 40
+	rows: List[Tuple[str, List[Config]]] = []
+	for version, configs in results.items():
+		for mode in MODES:
+			rows.append((f'{version}, mode {"on" if mode else "off"}',
+				     [c for c in configs if c.mode == mode]))
+	cols = max((len(r[1]) for r in rows), default=1)
+	width = 20 + cols * (w + gap)
+	height = 76 + len(rows) * (h + gap + 10)
+	out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+	       f'font-family="sans-serif">',
+	       f'<rect width="{width}" height="{height}" fill="white"/>']
+	for j, (wq, pattern) in enumerate(SERIES):
+		x, y = 20 + (j % 2) * 300, 8 + (j // 2) * 16
+		out.append(f'<rect x="{x}" y="{y}" width="10" height="10" fill="{COLOURS[j]}"/>')
+		out.append(f'<text x="{x + 14}" y="{y + 9}" font-size="11">{wq}, {pattern}</text>')
+	out.append('<text x="20" y="50" font-size="11">share of each series\' runs per CPU; '
+		   'shaded: LITTLE CPUs</text>')
+	for r, (label, configs) in enumerate(rows):
+		for k, c in enumerate(configs):
+			out += _panel(c, f'{label}, mask {c.mask}', 20 + k * (w + gap),
+				      76 + r * (h + gap + 10), w, h)
+	out.append('</svg>')
+	return '\n'.join(out) + '\n'
+
+
+def write(results: Dict[str, List[Config]], directory: str) -> Tuple[str, str]:
+	"""report.md and report.svg in @directory; their paths."""
+	os.makedirs(directory, exist_ok=True)
+	md, plot = os.path.join(directory, 'report.md'), os.path.join(directory, 'report.svg')
+	with open(md, 'w', encoding='utf-8') as f:
+		f.write(markdown(results))
+	with open(plot, 'w', encoding='utf-8') as f:
+		f.write(svg(results))
+	return md, plot
