@@ -17,6 +17,8 @@ MASKS = ('full', 'little', 'big')
 SERIES = [('system_wq', 'periodic'), ('system_power_efficient_wq', 'periodic'),
 	  ('system_wq', 'kfence'), ('system_power_efficient_wq', 'kfence')]
 COLOURS = ['#c0392b', '#2980b9', '#e67e22', '#27ae60']
+# Fewer runs than this cannot tell pinned work from spread work.
+FEW = 5
 LINE = re.compile(r'#\s*placement_of_periodic_work: report: (.*)')
 
 
@@ -94,8 +96,9 @@ def _row(config: Config, run: Run) -> str:
 	little = sum(n for c, n in run.per_cpu.items() if c in config.little)
 	big = sum(n for c, n in run.per_cpu.items() if c in config.big)
 	per_cpu = ', '.join(f'{c}: {n}' for c, n in sorted(run.per_cpu.items()))
+	few = ' (too few runs to tell)' if run.runs < FEW else ''
 	return (f'| {run.wq} | {run.pattern} | {run.runs} in {run.ms} ms | {per_cpu} | '
-		f'{len(run.per_cpu)} | {little} / {big} | {_woke(config, run)} |')
+		f'{len(run.per_cpu)}{few} | {little} / {big} | {_woke(config, run)} |')
 
 
 def _woke(config: Config, run: Run) -> str:
