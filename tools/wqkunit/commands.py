@@ -85,7 +85,7 @@ def mutation(args: argparse.Namespace) -> int:
 		lines.append(f'{version}: {mutate.score(verdicts)} in '
 			     f'{time.monotonic() - start:.0f} s')
 		for v in verdicts:
-			lines.append(f'  {v.outcome:22} {v.mutant.name:28} {v.seconds:4.0f} s  '
+			lines.append(f'  {v.outcome:22} {v.mutant.name:32} {v.seconds:4.0f} s  '
 				     f'{v.detail[:90]}')
 			ok = ok and v.outcome in (mutate.KILLED, mutate.KILLED_OTHER, mutate.EQUIVALENT)
 	say('mutation score:')
