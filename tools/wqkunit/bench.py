@@ -112,7 +112,7 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 		boots.append(ours.boot([], [], 300, console))
 		with open(console, encoding='utf-8', errors='replace') as f:
 			whole = f.read()
-		judged = assess.boot(whole, *ours.parse(console, console + '.json', show=False))
+		judged = assess.boot(whole, *ours.parse(console, console + '.json'))
 		if not judged.passed:
 			raise WqKunitError(f'{version}: a measured boot failed: '
 					   f'{judged.counts.failures[0]} (console: {console})')

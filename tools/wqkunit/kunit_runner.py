@@ -126,15 +126,16 @@ class Kunit:
 					   f'{self.build_dir} ({built}): '
 					   f'{booted[0].split("Linux version ")[1].strip()[:120]}')
 
-	def parse(self, console: str, json_out: str, show: bool = True) -> Tuple[Optional[str], bool]:
-		"""Parse @console with kunit.py: the JSON it wrote, and whether it
+	def parse(self, console: str, json_out: str) -> Tuple[Optional[str], bool]:
+		"""Parse @console with kunit.py, quietly (the results were shown
+		as the guest printed them): the JSON it wrote, and whether it
 		found the run complete and passing (False on a crash or hang too)."""
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
 		if os.path.exists(json_out):
 			os.remove(json_out)
 		proc = subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
 				      cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
-				      stdout=None if show else subprocess.DEVNULL)
+				      stdout=subprocess.DEVNULL)
 		try:
 			with open(json_out, encoding='utf-8') as f:
 				return f.read(), proc.returncode == 0

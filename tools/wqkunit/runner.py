@@ -202,7 +202,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 			raise
 		except WqKunitError as e:
 			error = str(e)
-		text, complete = kunit.parse(console, json_path, show=False)
+		text, complete = kunit.parse(console, json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
 	judged = assess.boot(whole, text, complete, error)
