@@ -75,9 +75,9 @@ def mutation(args: argparse.Namespace) -> int:
 	lines = []
 	ok = True
 	for version in versions:
-		logs = os.path.join(paths.cache_dir(), 'logs', version)
-		os.makedirs(logs, exist_ok=True)
 		req = runner.BuildRequest(version, jobs=args.jobs)
+		logs = req.logs
+		os.makedirs(logs, exist_ok=True)
 		start = time.monotonic()
 		with runner.prepared(req) as kunit:
 			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,

@@ -64,12 +64,12 @@ def w1(version: str, tree: str) -> bool:
 	"""kernel/workqueue.o, which includes the suite, builds with no W=1
 	warning, under the tree's lock.  The build directory's object and its
 	command file are put back afterwards: the next build redoes nothing."""
-	cache = paths.cache_dir()
-	build_dir = os.path.join(cache, 'build', version)
+	req = runner.BuildRequest(version)
+	build_dir = req.build_path
 	obj = os.path.join(build_dir, 'kernel', 'workqueue.o')
 	keep = [obj, os.path.join(build_dir, 'kernel', '.workqueue.o.cmd')]
-	log = os.path.join(cache, 'logs', version, 'w1.log')
-	with lock.held(os.path.join(cache, 'locks', f'{version}.lock'), say), \
+	log = os.path.join(req.logs, 'w1.log')
+	with lock.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
 		for path in keep:
 			shutil.copy2(path, saved)

@@ -84,9 +84,19 @@ class BuildRequest:
 		return base + ('-debug' if self.debug else '')
 
 	@property
-	def lock_name(self) -> str:
+	def build_path(self) -> str:
+		return os.path.abspath(self.build_dir) if self.build_dir else \
+			os.path.join(paths.cache_dir(), 'build', self.label)
+
+	@property
+	def logs(self) -> str:
+		return os.path.join(paths.cache_dir(), 'logs', self.label)
+
+	@property
+	def lock_path(self) -> str:
 		"""One lock per source tree: its build directories share its files."""
-		return self.label[:-len('-debug')] if self.debug else self.label
+		name = self.label[:-len('-debug')] if self.debug else self.label
+		return os.path.join(paths.cache_dir(), 'locks', f'{name}.lock')
 
 
 @dataclass
@@ -138,11 +148,9 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 	needed = packages.BUILD + packages.BOOT + ([] if req.tree else [kernels.package(req.version)])
 	with phase('packages'):
 		packages.ensure(needed, log)
-	cache = paths.cache_dir()
-	build_dir = os.path.abspath(req.build_dir) if req.build_dir else \
-		os.path.join(cache, 'build', req.label)
+	build_dir = req.build_path
 	configs = [paths.KUNITCONFIG] + ([paths.DEBUG_CONFIG] if req.debug else [])
-	with lock.held(os.path.join(cache, 'locks', f'{req.lock_name}.lock'), log):
+	with lock.held(req.lock_path, log):
 		with phase('prepare'):
 			tree = source.user_tree(req.tree, log) if req.tree else \
 				source.cache_tree(req.version, log)
@@ -156,7 +164,7 @@ def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) ->
 	"""Build @req once per Kconfig variant its boots need; boot each of
 	@ex.boots @ex.repeat times with each CPU count of @ex.smps."""
 	out = Outcome()
-	logs = os.path.join(paths.cache_dir(), 'logs', req.label)
+	logs = req.logs
 	os.makedirs(logs, exist_ok=True)
 	prepare = PHASES['prepare']
 	with prepared(req, log) as kunit:
