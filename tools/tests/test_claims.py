@@ -129,5 +129,5 @@ class ClaimsTest(TempDirTest):
 		readme = os.path.join(self.tmp, 'README.md')
 		with open(readme, 'w', encoding='utf-8') as f:
 			f.write('no markers\n')
-		with self.assertRaisesRegex(WqKunitError, 'no claims markers'):
+		with self.assertRaisesRegex(WqKunitError, 'has no markers <!-- claims:begin'):
 			claims.write(readme, 'x')

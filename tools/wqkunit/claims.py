@@ -167,7 +167,8 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		if not values:
 			return 'not run'
 		wrong = sorted(b for b, v in values.items() if v != sec['value'])
-		return _reported(f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds')
+		cell = f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds'
+		return cell if 'cases' in sec else _reported(cell)
 	if 'idle' in sec:
 		woke, total = {}, 0
 		for boot, run in runs.items():
@@ -215,14 +216,14 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	return '\n'.join(rows) + '\n'
 
 
-def write(readme: str, text: str) -> bool:
+def write(readme: str, text: str, begin: str = BEGIN, end_mark: str = END) -> bool:
 	"""Put @text between the markers in @readme; True if it changed."""
 	with open(readme, encoding='utf-8') as f:
 		old = f.read()
-	start, end = old.find(BEGIN), old.find(END)
+	start, end = old.find(begin), old.find(end_mark)
 	if start < 0 or end < start:
-		raise WqKunitError(f'{readme} has no claims markers ({BEGIN} ... {END})')
-	new = old[:start + len(BEGIN)] + '\n' + text + old[end:]
+		raise WqKunitError(f'{readme} has no markers {begin} ... {end_mark}')
+	new = old[:start + len(begin)] + '\n' + text + old[end:]
 	if new != old:
 		with open(readme, 'w', encoding='utf-8') as f:
 			f.write(new)

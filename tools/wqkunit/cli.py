@@ -159,6 +159,16 @@ def parser() -> argparse.ArgumentParser:
 			'the Markdown table.')
 	table.add_argument('--write', metavar='FILE',
 			   help='replace the table between the claims markers in FILE')
+	cov = command('coverage', commands.coverage_map,
+		      'check the coverage map and print its table from the last gate run',
+		      'Check kunit/coverage.ini against the workqueue interface of every '
+		      'supported kernel tree (a name with no entry, or an entry naming '
+		      'what no tree has, is an error), then print the Markdown table of '
+		      'what the last gate (wq-kunit check) asserted for each entry.')
+	cov.add_argument('--check', action='store_true',
+			 help='only check the map against the trees; no gate logs needed')
+	cov.add_argument('--write', metavar='FILE',
+			 help='replace the table between the coverage markers in FILE')
 	return top
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List
 
-from . import bench, boots, claims, gate, kernels, load, mutate, paths, report, runner, source
+from . import bench, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
 from .runner import say
 
@@ -115,6 +115,29 @@ def claims_table(args: argparse.Namespace) -> int:
 	if args.write:
 		changed = claims.write(args.write, text)
 		say(f'{args.write}: claims table {"updated" if changed else "unchanged"}')
+	else:
+		sys.stdout.write(text)
+	return 0
+
+
+def coverage_map(args: argparse.Namespace) -> int:
+	entries = coverage.load()
+	found = {v: coverage.interface(t) for v, t in coverage.trees().items()}
+	problems = coverage.check(entries, found)
+	if problems:
+		for line in problems:
+			print(f'  {line}', file=sys.stderr)
+		raise WqKunitError(f'the coverage map does not match the kernels\' interface '
+				   f'({len(problems)} problems, above)')
+	if args.check:
+		say(f'coverage map: {len(entries)} entries cover the interface of '
+		    f'{", ".join(found)}')
+		return 0
+	text = coverage.table(entries, found, claims.gate_runs(
+		os.path.join(paths.cache_dir(), 'logs')))
+	if args.write:
+		changed = coverage.write(args.write, text)
+		say(f'{args.write}: coverage table {"updated" if changed else "unchanged"}')
 	else:
 		sys.stdout.write(text)
 	return 0

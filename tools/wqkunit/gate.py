@@ -11,7 +11,7 @@ import tempfile
 import time
 from typing import List, Optional
 
-from . import boots, claims, kernels, lock, packages, paths, results, runner, series
+from . import boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
 from .kunit_runner import CC, CROSS_COMPILE, ccache_env, run_tree
 from .runner import phase, say
 
@@ -115,6 +115,18 @@ def style(tree: str) -> bool:
 	return ok
 
 
+def coverage_map() -> bool:
+	"""kunit/coverage.ini against the interface of every supported tree."""
+	entries = coverage.load()
+	problems = coverage.check(entries, {v: coverage.interface(t)
+					     for v, t in coverage.trees().items()})
+	for line in problems:
+		print(f'  {line}')
+	say(f'coverage map: {len(entries)} entries, '
+	    f'{"every name covered" if not problems else f"{len(problems)} problems"}')
+	return not problems
+
+
 def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None) -> None:
 	say('summary:')
 	for line in lines:
@@ -160,6 +172,8 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 			ok = debug_run(version, jobs, timeout, out) and ok
 	with phase('checkpatch and shellcheck'):
 		ok = style(out.tree) and ok
+	with phase('coverage map'):
+		ok = coverage_map() and ok
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
 	summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} boots); '
 		f'wall {time.monotonic() - start:.0f} s')

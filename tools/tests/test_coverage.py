@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The coverage map against a kernel's declared workqueue interface."""
+
+import os
+import re
+import shutil
+
+from tests.util import DATA, TempDirTest
+from wqkunit import claims, coverage, paths, series
+from wqkunit.errors import WqKunitError
+
+HEADER = """\
+enum wq_flags {
+	WQ_UNBOUND		= 1 << 1, /* not bound to any cpu */
+	__WQ_ORDERED		= 1 << 17, /* internal */
+	WQ_MAX_ACTIVE		= 512,
+};
+/* extern bool commented_out(int cpu); */
+extern bool queue_work_on(int cpu, struct workqueue_struct *wq,
+			struct work_struct *work);
+__printf(1, 4) struct workqueue_struct *
+alloc_workqueue(const char *fmt, unsigned int flags, int max_active, ...);
+static inline bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+#define INIT_DEFERRABLE_WORK(_work, _func)
+#define alloc_ordered_workqueue(fmt, flags, args...)
+#define __INIT_WORK(_work, _func, _onstack)
+"""
+SOURCE = """\
+EXPORT_SYMBOL(queue_work_on);
+EXPORT_SYMBOL_GPL(alloc_workqueue);
+module_param_named(power_efficient, wq_power_efficient, bool, 0444);
+__setup("workqueue.unbound_cpus=", workqueue_unbound_cpus_setup);
+	__ATTR(cpumask, 0644, wq_cpumask_show, wq_cpumask_store),
+static DEVICE_ATTR_RO(per_cpu);
+"""
+NAMES = {'WQ_UNBOUND', '__WQ_ORDERED', 'queue_work_on', 'alloc_workqueue', 'queue_work',
+	 'INIT_DEFERRABLE_WORK', 'alloc_ordered_workqueue', 'workqueue.power_efficient',
+	 'workqueue.unbound_cpus', 'sysfs:cpumask', 'sysfs:per_cpu'}
+MAP = """\
+[queue]
+surface = api
+names = queue_work_on queue_work alloc_workqueue
+cases = workqueue_percpu.queue_work_on_runs_on_named_cpu
+
+[ordered]
+surface = api
+names = alloc_ordered_workqueue __WQ_ORDERED
+cases = workqueue_unbound.ordered_wq_follows_run_time_mask
+
+[flags]
+surface = flag
+names = WQ_UNBOUND INIT_DEFERRABLE_WORK
+reason = for the test
+
+[sysfs]
+surface = sysfs
+names = sysfs:cpumask sysfs:per_cpu workqueue.power_efficient workqueue.unbound_cpus
+reason = for the test
+
+[hotplug]
+surface = hotplug
+also = a CPU going offline
+cases = workqueue_hotplug.percpu_work_pending_on_cpu_going_down_runs
+"""
+
+
+class CoverageTest(TempDirTest):
+	def tree(self, name: str, header: str = HEADER, source: str = SOURCE) -> str:
+		tree = os.path.join(self.tmp, name)
+		os.makedirs(os.path.join(tree, 'include', 'linux'))
+		os.makedirs(os.path.join(tree, 'kernel'))
+		with open(os.path.join(tree, coverage.HEADER), 'w', encoding='utf-8') as f:
+			f.write(header)
+		with open(os.path.join(tree, coverage.SOURCE), 'w', encoding='utf-8') as f:
+			f.write(source)
+		return tree
+
+	def test_interface_reads_every_kind_of_name(self):
+		self.assertEqual(set(coverage.interface(self.tree('t'))), NAMES)
+
+	def test_a_map_that_covers_the_interface_has_no_problem(self):
+		entries = coverage.load(self.write(MAP, 'coverage.ini'))
+		self.assertEqual(coverage.check(entries, {'6.1': coverage.interface(self.tree('t'))}), [])
+
+	def test_new_interface_stale_and_doubled_names_are_problems(self):
+		tree = self.tree('t', HEADER + 'extern void new_api(int cpu);\n')
+		text = MAP.replace('names = WQ_UNBOUND', 'names = gone_api WQ_UNBOUND __WQ_ORDERED')
+		problems = coverage.check(coverage.load(self.write(text, 'coverage.ini')),
+					  {'6.12': coverage.interface(tree)})
+		self.assertIn('6.12 include/linux/workqueue.h: new_api has no entry in the coverage map',
+			      problems)
+		self.assertIn('[flags] names gone_api, which no supported tree has', problems)
+		self.assertIn('__WQ_ORDERED is in [ordered] and in [flags]', problems)
+
+	def test_an_entry_needs_cases_or_a_reason(self):
+		for text, error in (
+			(MAP.replace('reason = for the test\n\n[sysfs]', '\n[sysfs]'), 'cases or a reason'),
+			(MAP.replace('surface = flag', 'surface = misc'), 'surface'),
+			(MAP.replace('also = a CPU going offline\n', ''), 'covers nothing'),
+		):
+			with self.subTest(error):
+				with self.assertRaisesRegex(WqKunitError, error):
+					coverage.load(self.write(text, 'coverage.ini'))
+
+	def test_table_counts_boots_per_kernel(self):
+		logs = os.path.join(self.tmp, 'logs')
+		shutil.copytree(os.path.join(DATA, 'logs'), logs)
+		claims.record_gate(logs, {'6.1': ['default', 'nohz-full'],
+					  '6.12': ['default', 'nohz-full']},
+				   {'boot': 'all', 'smp': 8, 'kunit_args': []})
+		runs = claims.gate_runs(logs)
+		old = self.tree('old', HEADER.replace('#define alloc_ordered_workqueue', '#define x'))
+		found = {'6.1': coverage.interface(old),
+			 '6.12': coverage.interface(self.tree('new'))}
+		entries = coverage.load(self.write(MAP, 'coverage.ini'))
+		rows = {}
+		for line in coverage.table(entries, found, runs).splitlines()[2:]:
+			cells = [c.strip() for c in line.strip('|').split('|')]
+			rows[cells[0]] = cells[1:]
+		self.assertEqual(rows['queue (api)'][2:], ['asserted in 2 of 2 boots; kills 1 mutant'] * 2)
+		self.assertEqual(rows['flags (flag)'][2:], ['no case', 'no case'])
+		self.assertIn('`alloc_ordered_workqueue` (6.12)', rows['ordered (api)'][0])
+		self.assertEqual(rows['hotplug (hotplug)'][0], 'a CPU going offline')
+
+	def test_every_case_the_maps_name_is_in_the_series(self):
+		text = ''.join(open(p, encoding='utf-8').read() for p in series.patches())
+		defined = set(re.findall(r'KUNIT_CASE(?:_PARAM)?\((\w+)', text))
+		maps = [coverage.COVERAGE, os.path.join(paths.KUNIT_DIR, 'claims.ini')]
+		for path in maps:
+			with open(path, encoding='utf-8') as f:
+				named = re.findall(r'^cases = (.*)$', f.read(), re.M)
+			for case in ' '.join(named).split():
+				with self.subTest(case=case):
+					self.assertIn(case.split('.')[1], defined, path)
+
+	def test_the_real_map_loads(self):
+		self.assertGreater(len(coverage.load()), 30)
