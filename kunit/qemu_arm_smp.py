@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.py --qemu_config for the workqueue CPU-selection suite: QEMU's 32-bit
-# ARM "virt" machine made into the LWN article's big.LITTLE board, CPUs
-# 0..N/2-1 Cortex-A7 (LITTLE) and N/2..N-1 Cortex-A15 (big).  The stock
-# arm.py boots one CPU, where no case about CPU selection means anything.
+# kunit.py --qemu_config for the workqueue CPU-selection suite: QEMU's ARM
+# "virt" machine made into the LWN article's big.LITTLE board, CPUs
+# 0..N/2-1 LITTLE and N/2..N-1 big.  The stock arm.py and arm64.py boot one
+# CPU, where no case about CPU selection means anything.
+#
+# For --arch=arm64 (kunit.py's --arch, or WQ_KUNIT_ARCH) the board is
+# 64-bit: Cortex-A57s, the LITTLE ones named Cortex-A53, in two clusters
+# of the device tree's cpu-map, which 64-bit ARM reads.
 #
 # QEMU emulates only Cortex-A15s; the device tree it generates for the
 # machine (dumped here for the CPU count and memory in use, never committed)
@@ -12,7 +16,8 @@
 # The two groups are told apart by capacity only: 32-bit ARM takes clusters
 # from MPIDR, and QEMU puts all of virt's CPUs in one MPIDR cluster.
 #
-# WQ_KUNIT_SMP sets the CPU count (default 8); the device tree is cached in
+# WQ_KUNIT_SMP sets the CPU count (1 to 8, default 8), WQ_KUNIT_BOARD=homogeneous
+# boots QEMU's own device tree, every CPU alike; the board's is cached in
 # $WQ_KUNIT_CACHE, else $XDG_CACHE_HOME/wq-kunit, else ~/.cache/wq-kunit.
 #
 # Usage: kunit.py run --arch=arm --cross_compile=arm-linux-gnueabihf- \
@@ -21,6 +26,7 @@
 import os
 import re
 import subprocess
+import sys
 
 from ..qemu_config import QemuArchParams
 
@@ -28,14 +34,43 @@ from ..qemu_config import QemuArchParams
 BIG_DMIPS = 1024
 LITTLE_DMIPS = 1024 * 2048 // 3891
 MEMORY = '1024'		# kunit.py boots with -m 1024
-MACHINE = ['-machine', 'virt', '-cpu', 'cortex-a15']
+
+
+def _arch():
+	"""arm or arm64: WQ_KUNIT_ARCH, else kunit.py's own --arch."""
+	arch = os.environ.get('WQ_KUNIT_ARCH')
+	if not arch:
+		args = sys.argv[1:]
+		for i, arg in enumerate(args):
+			if arg.startswith('--arch='):
+				arch = arg.split('=', 1)[1]
+			elif arg == '--arch' and i + 1 < len(args):
+				arch = args[i + 1]
+	arch = arch or 'arm'
+	if arch not in ('arm', 'arm64'):
+		raise ValueError(f'--arch={arch}: this board is arm or arm64')
+	return arch
+
+
+ARCH = _arch()
+# The CPU QEMU emulates, the name the LITTLE ones get, and the QEMU binary.
+CPU, LITTLE, QEMU = ('cortex-a15', 'cortex-a7', 'qemu-system-arm') if ARCH == 'arm' else \
+	('cortex-a57', 'cortex-a53', 'qemu-system-aarch64')
+MACHINE = ['-machine', 'virt', '-cpu', CPU]
 
 
 def _smp():
 	smp = os.environ.get('WQ_KUNIT_SMP', '8')
-	if smp not in ('1', '2', '4', '8'):
-		raise ValueError(f'WQ_KUNIT_SMP={smp}: the board has 1, 2, 4 or 8 CPUs')
+	if smp not in [str(n) for n in range(1, 9)]:
+		raise ValueError(f'WQ_KUNIT_SMP={smp}: the board has 1 to 8 CPUs')
 	return int(smp)
+
+
+def _homogeneous():
+	board = os.environ.get('WQ_KUNIT_BOARD') or 'biglittle'
+	if board not in ('biglittle', 'homogeneous'):
+		raise ValueError(f'WQ_KUNIT_BOARD={board}: biglittle or homogeneous')
+	return board == 'homogeneous'
 
 
 def _cache():
@@ -63,30 +98,56 @@ def _run(cmd, **kwargs):
 	return proc
 
 
+# Phandles of the two clusters' L2 caches (arm64), below the 0x8000 QEMU uses.
+L2_PHANDLES = (0x7f00, 0x7f01)
+
+
 def _big_little(dts, cpus):
-	"""Make the first half of the cpu@N nodes LITTLE, the rest big."""
+	"""Make the first half of the cpu@N nodes LITTLE, the rest big.  On
+	arm64, where the halves are clusters, give each cluster an L2 cache
+	of its own, as big.LITTLE SoCs have: the last level each CPU shares
+	with its cluster only."""
+	clusters = ARCH == 'arm64' and _topology(cpus) != str(cpus)
+
 	def edit(match):
 		cpu = int(match.group(1), 16)
 		little = cpu < cpus // 2
-		body = match.group(2).replace('"arm,cortex-a15"',
-					      '"arm,cortex-a7"' if little else '"arm,cortex-a15"')
+		body = match.group(2).replace(f'"arm,{CPU}"', f'"arm,{LITTLE if little else CPU}"')
 		dmips = LITTLE_DMIPS if little else BIG_DMIPS
-		return f'cpu@{match.group(1)} {{{body}\t\t\tcapacity-dmips-mhz = <{dmips}>;\n'
-	return re.sub(r'cpu@([0-9a-f]+) \{(.*?\n)(?=\t\t\};)', edit, dts, flags=re.S)
+		body += f'\t\t\tcapacity-dmips-mhz = <{dmips}>;\n'
+		if clusters:
+			body += f'\t\t\tnext-level-cache = <{L2_PHANDLES[0 if little else 1]:#x}>;\n'
+		return f'cpu@{match.group(1)} {{{body}'
+	dts = re.sub(r'cpu@([0-9a-f]+) \{(.*?\n)(?=\t\t\};)', edit, dts, flags=re.S)
+	if clusters:
+		caches = ''.join(f'\t\tl2-cache{i} {{\n\t\t\tcompatible = "cache";\n'
+				 f'\t\t\tcache-level = <2>;\n\t\t\tcache-unified;\n'
+				 f'\t\t\tphandle = <{h:#x}>;\n\t\t}};\n\n'
+				 for i, h in enumerate(L2_PHANDLES))
+		# Nodes after the properties of cpus: before its cpu-map.
+		dts = dts.replace('\t\tcpu-map {', caches + '\t\tcpu-map {', 1)
+	return dts
+
+
+def _topology(cpus):
+	"""-smp: on arm64, the halves in two clusters, which QEMU writes into
+	the device tree's cpu-map."""
+	if ARCH == 'arm' or cpus < 2 or cpus % 2:
+		return str(cpus)
+	return f'{cpus},sockets=1,clusters=2,cores={cpus // 2},threads=1'
 
 
 def device_tree(cpus):
 	"""The board's device tree for @cpus CPUs, generated once and cached."""
-	path = os.path.join(_cache(), 'dtb', f'biglittle-{cpus}cpu-{MEMORY}m.dtb')
+	path = os.path.join(_cache(), 'dtb', f'biglittle-{ARCH}-{cpus}cpu-{MEMORY}m.dtb')
 	if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
 		return path
 	os.makedirs(os.path.dirname(path), exist_ok=True)
 	raw = path + '.qemu'
 	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
 	# qemu-system-arm installed without its recommends does not have.
-	_run(['qemu-system-arm', '-nodefaults', '-machine',
-	      f'virt,dumpdtb={raw},dtb-randomness=off',
-	      '-cpu', 'cortex-a15', '-smp', str(cpus), '-m', MEMORY, '-nographic'])
+	_run([QEMU, '-nodefaults', '-machine', f'virt,dumpdtb={raw},dtb-randomness=off',
+	      '-cpu', CPU, '-smp', _topology(cpus), '-m', MEMORY, '-nographic'])
 	dts = _run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], text=True).stdout
 	edited = _big_little(dts, cpus)
 	if edited.count('capacity-dmips-mhz') != cpus:
@@ -99,13 +160,17 @@ def device_tree(cpus):
 
 
 CPUS = _smp()
-QEMU_ARCH = QemuArchParams(linux_arch='arm',
+# The homogeneous board is QEMU's machine as it is: every CPU alike.
+BOARD = [] if _homogeneous() else ['-dtb', device_tree(CPUS)]
+QEMU_ARCH = QemuArchParams(linux_arch=ARCH,
 			   kconfig='''
 CONFIG_ARCH_VIRT=y
 CONFIG_SERIAL_AMBA_PL011=y
+CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''' if ARCH == 'arm' else '''
+CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
-			   qemu_arch='arm',
-			   kernel_path='arch/arm/boot/zImage',
+			   qemu_arch='arm' if ARCH == 'arm' else 'aarch64',
+			   kernel_path='arch/arm/boot/zImage' if ARCH == 'arm' else
+			   'arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0',
-			   extra_qemu_params=MACHINE + ['-smp', str(CPUS),
-							'-dtb', device_tree(CPUS)])
+			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + BOARD)

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from tests.util import TempDirTest
+from wqkunit import board
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')
@@ -57,3 +58,53 @@ class BoardTest(TempDirTest):
 		self.assertTrue(proc.stderr.strip().endswith(
 			'dtc failed making the board\'s device tree: FATAL ERROR: Blob has '
 			'incorrect magic number'), proc.stderr)
+
+	def test_homogeneous_board_needs_no_device_tree(self):
+		# No qemu-system-arm or dtc at all: nothing to dump or edit.
+		env = dict(os.environ, PATH=self.bin, WQ_KUNIT_BOARD='homogeneous', WQ_KUNIT_SMP='3')
+		proc = subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp as b; '
+				       'print(b.QEMU_ARCH["extra_qemu_params"])'],
+				      cwd=self.tmp, env=dict(env, PYTHONPATH=self.tmp),
+				      capture_output=True, text=True, check=False)
+		self.assertEqual(proc.stdout.strip(),
+				 "['-machine', 'virt', '-cpu', 'cortex-a15', '-smp', '3']", proc.stderr)
+
+	def test_unknown_board_is_refused(self):
+		env = dict(os.environ, WQ_KUNIT_BOARD='big.LITTLE')
+		proc = subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp'],
+				      cwd=self.tmp, env=dict(env, PYTHONPATH=self.tmp),
+				      capture_output=True, text=True, check=False)
+		self.assertTrue(proc.stderr.strip().endswith(
+			'ValueError: WQ_KUNIT_BOARD=big.LITTLE: biglittle or homogeneous'), proc.stderr)
+
+
+def _topology(caps, offline=()):
+	return ''.join(f'[    1.0] workqueue_topology: topology: cpu{cpu} '
+		       f'{"offline" if cpu in offline else "online"} capacity {cap} cluster -1\n'
+		       for cpu, cap in enumerate(caps))
+
+
+class BoardCheckTest(TempDirTest):
+	"""The tools, not the kernel, check that the guest is the board booted."""
+
+	def test_the_board_booted_passes(self):
+		self.assertIsNone(board.check(_topology([538] * 4 + [1024] * 4), 8))
+		self.assertIsNone(board.check(_topology([1024] * 3), 3, board.HOMOGENEOUS))
+		self.assertIsNone(board.check(_topology([1024]), 1))
+
+	def test_no_topology_printed_is_not_checked(self):
+		self.assertIsNone(board.check('ok 1 broken_workqueue\n', 8))
+
+	def test_another_board_is_named(self):
+		for console, cpus, kind, why in (
+			(_topology([538] * 4 + [1024] * 4, offline=(7,)), 8, board.BIG_LITTLE,
+			 'the guest has CPUs 0,1,2,3,4,5,6 online of 8, the board 8'),
+			(_topology([1024] * 8), 8, board.BIG_LITTLE,
+			 'the guest is not the biglittle board (4 LITTLE CPUs then 4 big): '
+			 'capacities [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024]'),
+			(_topology([538, 1024]), 2, board.HOMOGENEOUS,
+			 'the guest is not the homogeneous board (2 CPUs of one capacity): '
+			 'capacities [538, 1024]'),
+		):
+			with self.subTest(why):
+				self.assertEqual(board.check(console, cpus, kind), why)

@@ -8,7 +8,7 @@ from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit.errors import WqKunitError
-from wqkunit import kunit_runner
+from wqkunit import arches, kunit_runner, paths, runner
 from wqkunit.kunit_runner import Kunit
 
 LINE = '[    0.000000] Linux version 6.12.118 (root@vm) (gcc 12.2.0) {} \n'
@@ -101,3 +101,27 @@ class EnvironmentTest(TempDirTest):
 		for call in run.call_args_list:
 			self.assertEqual(call.kwargs['env']['WQ_KUNIT_CACHE'], os.path.abspath('rel'))
 		self.assertEqual(len(run.call_args_list), 2)
+
+
+class ArchTest(TempDirTest):
+	"""Each architecture through kunit.py's own --arch, with what it needs."""
+
+	def test_arm_is_the_big_little_board(self):
+		common = Kunit(self.tmp, 'b').common
+		self.assertEqual(common[:2], ['--arch=arm', '--cross_compile=arm-linux-gnueabihf-'])
+		self.assertIn(f'--qemu_config={paths.QEMU_CONFIG}', common)
+		self.assertIn(f'--kunitconfig={paths.KUNITCONFIG}', common)
+
+	def test_um_has_no_cross_compiler_and_no_qemu(self):
+		common = Kunit(self.tmp, 'b', arch=arches.get('um')).common
+		self.assertEqual(common[0], '--arch=um')
+		self.assertFalse([a for a in common if a.startswith(('--cross', '--qemu'))])
+		self.assertIn(f'--kunitconfig={arches.get("um").kunitconfigs[0]}', common)
+
+	def test_other_arches_build_apart(self):
+		self.assertEqual(runner.BuildRequest('6.12', arch='arm64').label, '6.12-arm64')
+		self.assertEqual(runner.BuildRequest('6.12').label, '6.12')
+
+	def test_unknown_arch_is_refused(self):
+		with self.assertRaisesRegex(WqKunitError, "unknown architecture 'riscv'"):
+			arches.get('riscv')

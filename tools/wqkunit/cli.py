@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import List, Optional
 
-from . import commands
+from . import arches, commands
 from .errors import WqKunitError
 
 
@@ -16,9 +16,12 @@ def _smp_list(text: str) -> List[int]:
 		cpus = [int(x) for x in text.split(',')]
 	except ValueError:
 		cpus = []
-	if not cpus or any(c not in (2, 4, 8) for c in cpus):
-		raise argparse.ArgumentTypeError(f'{text!r}: a list of 2, 4 and 8')
+	if not cpus or any(c not in CPUS for c in cpus):
+		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to 8')
 	return cpus
+
+
+CPUS = range(1, 9)
 
 
 def _kernel(p: argparse.ArgumentParser) -> None:
@@ -41,9 +44,9 @@ def _boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None
 
 
 def _smp(p: argparse.ArgumentParser) -> None:
-	p.add_argument('--smp', type=int, default=8, choices=(2, 4, 8),
-		       help='CPUs of the big.LITTLE board, half LITTLE and half big '
-			    '(default: %(default)s)')
+	p.add_argument('--smp', type=int, default=8, choices=CPUS, metavar='N',
+		       help='CPUs of the board, 1 to 8: on the big.LITTLE board the '
+			    'first half LITTLE, the rest big (default: %(default)s)')
 
 
 def parser() -> argparse.ArgumentParser:
@@ -76,6 +79,13 @@ def parser() -> argparse.ArgumentParser:
 	_jobs(run)
 	_timeout(run, 300)
 	_smp(run)
+	run.add_argument('--arch', default=arches.DEFAULT, choices=list(arches.ARCHES),
+			 help='kunit.py --arch: arm (the big.LITTLE board), arm64 (the same '
+			      'board, with two clusters), x86_64 (CPUs all alike) or um (one '
+			      'CPU, no QEMU) (default: %(default)s)')
+	run.add_argument('--homogeneous', action='store_true',
+			 help='boot QEMU\'s machine as it is, every CPU alike, instead of '
+			      'the big.LITTLE board')
 	run.add_argument('kunit_args', nargs='*', metavar='-- KUNIT_PY_ARGS',
 			 help='passed to kunit.py exec')
 

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List
 
-from . import bench, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
+from . import arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
 from .runner import say
 
@@ -26,10 +26,16 @@ def run(args: argparse.Namespace) -> int:
 	else:
 		tree = None
 		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
-	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs)
+	arch = arches.get(args.arch)
+	if args.debug and arch.name != arches.DEFAULT:
+		raise WqKunitError(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}')
+	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
+				  arch=arch.name)
 	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version), args.timeout,
 						 (args.smp,), kunit_args=args.kunit_args,
-						 json=args.json))
+						 json=args.json,
+						 board=board.HOMOGENEOUS if args.homogeneous
+						 else arch.board))
 	print(out.counts.line())
 	return 0 if out.counts.failed == 0 else 1
 

@@ -15,14 +15,14 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import paths
+from . import arches, paths
 from .errors import StaleKernel, WqKunitError
 
-CROSS_COMPILE = 'arm-linux-gnueabihf-'
-# Every object goes through ccache, whose cache is in ours: a rebuild of
-# something built before (a Kconfig variant undone, a case added and
-# removed again) costs a lookup, not a compilation.
-CC = f'ccache {CROSS_COMPILE}gcc'
+# Every object goes through ccache (Arch.gcc), whose cache is in ours: a
+# rebuild of something built before (a Kconfig variant undone, a case added
+# and removed again) costs a lookup, not a compilation.
+# The architecture's own QEMU configuration, as opposed to None: kunit.py's.
+ARCH_QEMU = 'arch'
 # Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
 GRACE = 10
 
@@ -45,13 +45,20 @@ def ccache_env(cold: bool = False) -> Dict[str, str]:
 
 class Kunit:
 	def __init__(self, tree: str, build_dir: str,
-		     qemu_config: Optional[str] = paths.QEMU_CONFIG,
-		     kunitconfigs: Sequence[str] = (paths.KUNITCONFIG,)) -> None:
-		"""@qemu_config None: kunit.py's own configuration for arm."""
+		     qemu_config: Optional[str] = ARCH_QEMU,
+		     kunitconfigs: Optional[Sequence[str]] = None,
+		     arch: arches.Arch = arches.ARCHES[arches.DEFAULT]) -> None:
+		"""@qemu_config None: kunit.py's own configuration for @arch."""
 		self.tree = tree
 		self.build_dir = build_dir
-		self.common = ['--arch=arm', f'--cross_compile={CROSS_COMPILE}']
-		self.common += [f'--kunitconfig={k}' for k in kunitconfigs]
+		self.arch = arch
+		self.common = [f'--arch={arch.name}']
+		if arch.cross:
+			self.common.append(f'--cross_compile={arch.cross}')
+		for k in kunitconfigs or arch.kunitconfigs:
+			self.common.append(f'--kunitconfig={k}')
+		if qemu_config == ARCH_QEMU:
+			qemu_config = arch.qemu_config
 		if qemu_config:
 			self.common.append(f'--qemu_config={qemu_config}')
 		self.common.append(f'--build_dir={build_dir}')
@@ -72,12 +79,13 @@ class Kunit:
 		if cold is None:
 			cold = not os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
 		os.makedirs(self.build_dir, exist_ok=True)
-		args = [f'--jobs={jobs}', f'--make_options=CC={CC}']
+		args = [f'--jobs={jobs}', f'--make_options=CC={self.arch.gcc}']
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		start = time.monotonic()
 		with open(log, 'w', encoding='utf-8') as out:
 			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
-					       stdout=out, env=ccache_env(cold),
+					       stdout=out, env=dict(ccache_env(cold),
+								    WQ_KUNIT_ARCH=self.arch.name),
 					       stderr=subprocess.STDOUT)
 		if returncode:
 			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
@@ -86,9 +94,10 @@ class Kunit:
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
 		 console: str, cpus: int = 8,
-		 on_line: Optional[Callable[[str], None]] = None) -> float:
-		"""Boot the built kernel once with @cpus CPUs, the whole console
-		into @console, each line also to @on_line as QEMU prints it."""
+		 on_line: Optional[Callable[[str], None]] = None,
+		 board: Optional[str] = 'biglittle') -> float:
+		"""Boot the built kernel once on @board with @cpus CPUs, the whole
+		console into @console, each line also to @on_line as QEMU prints it."""
 		args = [f'--timeout={timeout}', '--raw_output=all']
 		args += [f'--kernel_args={a}' for a in kernel_args] + extra
 		start = time.monotonic()
@@ -97,7 +106,9 @@ class Kunit:
 		errors = console + '.stderr'
 		# Unbuffered, so that a line reaches us when QEMU prints it; the
 		# cache absolute, as kunit.py changes to the tree's directory.
-		env = dict(os.environ, WQ_KUNIT_SMP=str(cpus), PYTHONUNBUFFERED='1',
+		env = dict(os.environ, WQ_KUNIT_SMP=str(cpus), WQ_KUNIT_BOARD=board or '',
+			   WQ_KUNIT_ARCH=self.arch.name,
+			   PYTHONUNBUFFERED='1',
 			   WQ_KUNIT_CACHE=paths.cache_dir())
 		with open(console, 'w', encoding='utf-8') as out, \
 		     open(errors, 'w', encoding='utf-8') as err:

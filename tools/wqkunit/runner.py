@@ -14,6 +14,7 @@ import time
 from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 from . import assess, boots, kernels, lock, packages, paths, results, series, source
+from . import arches, board as board_mod
 from .errors import StaleKernel, WqKunitError
 from .kunit_runner import Kunit
 
@@ -75,12 +76,15 @@ class BuildRequest:
 	build_dir: Optional[str] = None
 	jobs: int = os.cpu_count() or 1
 	broken: Optional[str] = None		# a C file appended for this build only
+	arch: str = arches.DEFAULT		# kunit.py --arch
 
 	@property
 	def label(self) -> str:
 		"""The name of its build and log directories in the cache."""
 		base = f'tree-{hashlib.sha1(self.tree.encode()).hexdigest()[:12]}' \
 			if self.tree else self.version
+		if self.arch != arches.DEFAULT:
+			base += f'-{self.arch}'
 		return base + ('-debug' if self.debug else '')
 
 	@property
@@ -110,6 +114,7 @@ class ExecRequest:
 	live: bool = True			# print each case result as the guest does
 	log_prefix: str = ''			# of each console and JSON in the logs
 	keep_failed: bool = True		# a copy of a failed boot's console
+	board: Optional[str] = board_mod.BIG_LITTLE	# the guest's board; None: any
 
 
 @dataclass
@@ -145,16 +150,17 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 	"""The tree of @req with the series (and @req.broken) in it, locked,
 	and a Kunit on its build directory."""
 	series.patches()
-	needed = packages.BUILD + packages.BOOT + ([] if req.tree else [kernels.package(req.version)])
+	arch = arches.get(req.arch)
+	needed = packages.BUILD + arch.packages + ([] if req.tree else [kernels.package(req.version)])
 	with phase('packages'):
 		packages.ensure(needed, log)
 	build_dir = req.build_path
-	configs = [paths.KUNITCONFIG] + ([paths.DEBUG_CONFIG] if req.debug else [])
+	configs = list(arch.kunitconfigs) + ([paths.DEBUG_CONFIG] if req.debug else [])
 	with lock.held(req.lock_path, log):
 		with phase('prepare'):
 			tree = source.user_tree(req.tree, log) if req.tree else \
 				source.cache_tree(req.version, log)
-		kunit = Kunit(tree, build_dir, kunitconfigs=configs)
+		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch)
 		with source.appended(tree, series.TEST_FILE, req.broken,
 				     os.path.join(build_dir, 'kernel', 'workqueue.o')):
 			yield kunit
@@ -197,15 +203,21 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
 	stem = ex.log_prefix + (b.name if smp == 8 else f'{b.name}.smp{smp}')
 	label += '' if smp == 8 else f' {smp} CPUs'
+	if req.arch != arches.DEFAULT:
+		label = label.replace(req.version, f'{req.version}/{req.arch}', 1)
+	if ex.board != arches.get(req.arch).board:
+		stem, label = f'{stem}.{ex.board}', f'{label} {ex.board}'
 	console = os.path.join(logs, f'{stem}.console')
 	json_path = os.path.join(logs, f'{stem}.json')
-	log(f'booting {label} with {smp} CPUs in QEMU')
+	log(f'booting {label} in UML' if req.arch == 'um' else
+	    f'booting {label} with {smp} CPUs in QEMU')
 
 	secs, error = 0.0, None
 	with phase('boot'):
 		try:
 			secs = kunit.boot(b.kernel_args, ex.kunit_args, ex.timeout, console, smp,
-					  on_line=Live(label) if ex.live else None)
+					  on_line=Live(label) if ex.live else None,
+					  board=ex.board)
 		except StaleKernel:
 			raise
 		except WqKunitError as e:
@@ -213,6 +225,9 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		text, complete = kunit.parse(console, json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
+	# Not the board asked for: every verdict of the boot is about another machine.
+	if ex.board:
+		error = error or board_mod.check(whole, smp, ex.board)
 	judged = assess.boot(whole, text, complete, error)
 	_tell(judged, label, console, whole, log)
 	if ex.json and text:

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The architectures the suite is built and booted for, each through the
+tree's kunit.py --arch, with what it needs: a cross compiler, a QEMU
+configuration, a kunitconfig, Debian packages, and the board its guest
+must be."""
+
+import os
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from . import board, paths
+from .errors import WqKunitError
+
+
+@dataclass(frozen=True)
+class Arch:
+	name: str			# kunit.py --arch
+	cross: str			# CROSS_COMPILE, '' for the host's compiler
+	qemu_config: Optional[str]	# kunit.py --qemu_config; None: kunit.py's own (UML)
+	kunitconfigs: Tuple[str, ...]
+	packages: List[str]		# Debian packages to build and boot it
+	board: Optional[str]		# the board its guest must be; None: not checked
+
+	@property
+	def gcc(self) -> str:
+		return f'ccache {self.cross}gcc'
+
+
+ARCHES: Dict[str, Arch] = {
+	# The article's big.LITTLE board, 32-bit: no clusters (see the README).
+	'arm': Arch('arm', 'arm-linux-gnueabihf-', paths.QEMU_CONFIG, (paths.KUNITCONFIG,),
+		    ['gcc-arm-linux-gnueabihf', 'qemu-system-arm', 'device-tree-compiler'],
+		    board.BIG_LITTLE),
+	# 64-bit ARM reads the device tree's cpu-map: two real clusters.
+	'arm64': Arch('arm64', 'aarch64-linux-gnu-',
+		      paths.QEMU_CONFIG,
+		      (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'arm64.config')),
+		      ['gcc-aarch64-linux-gnu', 'qemu-system-arm', 'device-tree-compiler'],
+		      board.BIG_LITTLE),
+	'x86_64': Arch('x86_64', '', os.path.join(paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
+		       (paths.KUNITCONFIG,), ['qemu-system-x86'], board.HOMOGENEOUS),
+	# User-mode Linux, kunit.py's default: one CPU, no QEMU.
+	'um': Arch('um', '', None, (os.path.join(paths.KUNIT_DIR, 'um.config'),), [], None),
+}
+DEFAULT = 'arm'
+
+
+def get(name: str) -> Arch:
+	if name not in ARCHES:
+		raise WqKunitError(f'unknown architecture {name!r}: one of {", ".join(ARCHES)}')
+	return ARCHES[name]

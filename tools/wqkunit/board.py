@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Whether the guest is the board the tools booted.  The suite prints the
+topology the kernel sees ("workqueue_topology: topology: cpuN online
+capacity C ...") and asserts nothing about it: which board it runs on is
+the tools' business, not the kernel's."""
+
+import re
+from typing import Dict, Optional
+
+BIG_LITTLE = 'biglittle'
+HOMOGENEOUS = 'homogeneous'
+BOARDS = (BIG_LITTLE, HOMOGENEOUS)
+FULL = 1024	# SCHED_CAPACITY_SCALE: a big CPU, or any CPU of a homogeneous board
+
+_LINE = re.compile(r'topology: cpu(\d+) (online|offline) capacity (\d+)')
+
+
+def topology(console: str) -> Dict[int, tuple]:
+	"""CPU -> (online, capacity) as the suite printed them, if it did."""
+	return {int(cpu): (state == 'online', int(cap))
+		for cpu, state, cap in _LINE.findall(console)}
+
+
+def check(console: str, cpus: int, board: str = BIG_LITTLE) -> Optional[str]:
+	"""Why the guest of @console is not @board with @cpus CPUs all online,
+	or None if it is (or if the topology suite did not run)."""
+	seen = topology(console)
+	if not seen:
+		return None
+	online = sorted(cpu for cpu, (up, _) in seen.items() if up)
+	if online != list(range(cpus)):
+		return (f'the guest has CPUs {",".join(map(str, online))} online of '
+			f'{len(seen)}, the board {cpus}')
+	caps = [seen[cpu][1] for cpu in online]
+	little = cpus // 2 if board == BIG_LITTLE else 0
+	want_little = caps[0] if little else FULL
+	if any(c != want_little for c in caps[:little]) or any(c != FULL for c in caps[little:]) \
+	   or (little and want_little >= FULL):
+		shape = f'{little} LITTLE CPUs then {cpus - little} big' if little else \
+			f'{cpus} CPUs of one capacity'
+		return f'the guest is not the {board} board ({shape}): capacities {caps}'
+	return None
