@@ -21,7 +21,8 @@ class ClaimsTest(TempDirTest):
 				f.write(f'\tqueue_delayed_work({wq}, &kfence_timer, 0);\n')
 		self.logs = os.path.join(self.tmp, 'logs')
 		shutil.copytree(LOGS, self.logs)
-		self.gate = {'6.1': ['default', 'nohz-full'], '6.12': ['default', 'nohz-full']}
+		self.gate = {'6.1': ['default', 'nohz-full'], '6.12': ['default', 'nohz-full'],
+			     '6.12-arm64': ['default']}
 		self.args = {'boot': 'all', 'smp': 8, 'kunit_args': []}
 		claims.record_gate(self.logs, self.gate, self.args)
 		self.rows = {}
@@ -66,6 +67,14 @@ class ClaimsTest(TempDirTest):
 		 ('no: ...', 'no: ...')),
 		('a negated claim reads its cases', 'a self-requeueing work queued from a nohz_full CPU',
 		 ('no: it moves...', 'no: it moves...')),
+	]
+
+	ROWS += [
+		('a row of one architecture reads its boots only',
+		 'with affinity_strict, the default cache scope', ('not run', 'holds')),
+		('a share of runs is reported with its count',
+		 'unbound work queued from a LITTLE CPU runs in the LITTLE cluster',
+		 ('not run', 'reported: holds, 4 of 4 runs')),
 	]
 
 	def test_rows_settle_from_the_recorded_boots(self):

@@ -169,6 +169,21 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		wrong = sorted(b for b, v in values.items() if v != sec['value'])
 		cell = f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds'
 		return cell if 'cases' in sec else _reported(cell)
+	if 'share' in sec:
+		kept, total, bad = 0, 0, []
+		for boot, run in sorted(runs.items()):
+			for line in _info(run.console, sec['share']):
+				m = re.search(r': (\d+) of (\d+) runs', line)
+				if m:
+					kept += int(m.group(1))
+					total += int(m.group(2))
+					if m.group(1) != m.group(2):
+						bad.append(boot)
+		if not total:
+			return 'not run'
+		count = f'{kept} of {total} runs'
+		return _reported(f'no{_where(sorted(set(bad)), runs)}: {count}' if bad
+				 else f'holds, {count}')
 	if 'idle' in sec:
 		woke, total = {}, 0
 		for boot, run in runs.items():
@@ -208,10 +223,14 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 		'|---|---|' + '---|' * len(versions)]
 	for name in parser.sections():
 		sec = parser[name]
+		# A row about one architecture's board reads the gate's boots of it.
+		arch = sec.get('arch')
+		row_runs = {v: gate.get(f'{v}-{arch}', {}) for v in versions} if arch else runs
 		evidence = ', '.join(c.split('.', 1)[-1] for c in sec.get('cases', '').split())
+		reported = next((sec[k] for k in ('mode', 'placement', 'share', 'idle') if k in sec), '')
 		evidence = evidence or sec.get('source', '') or \
-			sec.get('mode', sec.get('placement', '')).split(':')[0] + ' (reported)'
-		cells = [_settle(sec, runs[v], trees[v]) for v in versions]
+			reported.split(':')[0] + ' (reported)'
+		cells = [_settle(sec, row_runs[v], trees[v]) for v in versions]
 		rows.append(f'| {sec["claim"]} | {evidence} | ' + ' | '.join(cells) + ' |')
 	return '\n'.join(rows) + '\n'
 

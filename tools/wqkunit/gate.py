@@ -11,11 +11,14 @@ import tempfile
 import time
 from typing import List, Optional
 
-from . import boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
-from .kunit_runner import CC, CROSS_COMPILE, ccache_env, run_tree
+from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
+from .kunit_runner import ccache_env, run_tree
 from .runner import phase, say
 
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
+# The architectures besides arm the gate boots, with the newest kernel:
+# the default configuration once each.
+OTHER_ARCHES = ('arm64', 'x86_64', 'um')
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.
 BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
@@ -76,8 +79,9 @@ def w1(version: str, tree: str) -> bool:
 		try:
 			os.remove(obj)
 			with open(log, 'w', encoding='utf-8') as f:
-				rc = run_tree(['make', 'ARCH=arm', f'CROSS_COMPILE={CROSS_COMPILE}',
-					       f'CC={CC}', f'O={build_dir}', 'W=1', 'kernel/workqueue.o'],
+				arm = arches.ARCHES['arm']
+				rc = run_tree(['make', 'ARCH=arm', f'CROSS_COMPILE={arm.cross}',
+					       f'CC={arm.gcc}', f'O={build_dir}', 'W=1', 'kernel/workqueue.o'],
 					      cwd=tree, stdout=f, stderr=subprocess.STDOUT,
 					      env=ccache_env())
 		finally:
@@ -164,6 +168,14 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		ran[version] = sorted({b.name for b in done.boots})
 		with phase('W=1'):
 			ok = w1(version, done.tree) and ok
+	for name in OTHER_ARCHES:
+		arch = arches.get(name)
+		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
+		done = runner.run(req, runner.ExecRequest(boots.select('default', versions[-1]),
+							  timeout, (smp,), board=arch.board))
+		out.boots += done.boots
+		out.lines += done.lines
+		ran[req.label] = sorted({b.name for b in done.boots})
 	# What claims --write may use: these logs, and nothing run after them.
 	claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
 			   {'boot': boot, 'smp': smp, 'kunit_args': []})
