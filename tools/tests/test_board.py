@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from tests.util import TempDirTest
-from wqkunit import board
+from wqkunit import assess, board, mutate
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')
@@ -108,3 +108,13 @@ class BoardCheckTest(TempDirTest):
 		):
 			with self.subTest(why):
 				self.assertEqual(board.check(console, cpus, kind), why)
+
+	def test_a_mutant_only_the_board_check_sees_is_killed(self):
+		judged = assess.boot('', None, True, board.PREFIX + 'the guest has CPUs 0 online of 8')
+		for caught_by, outcome in ((board.CAUGHT_BY, mutate.KILLED),
+					   ('workqueue_percpu.queue_work_runs_on_local_cpu',
+					    mutate.BOOT_ERROR)):
+			with self.subTest(caught_by):
+				mutant = mutate.Mutant('cpu-online-fails', 'x.patch', 'model',
+						       caught_by, ['default'], None)
+				self.assertEqual(mutate.classify(mutant, [judged])[0], outcome)

@@ -12,6 +12,11 @@ HOMOGENEOUS = 'homogeneous'
 BOARDS = (BIG_LITTLE, HOMOGENEOUS)
 FULL = 1024	# SCHED_CAPACITY_SCALE: a big CPU, or any CPU of a homogeneous board
 
+# How a boot error from this check starts, and the "Caught by:" of a mutant
+# that only the board check can see (the guest lost CPUs, say).
+PREFIX = 'board check: '
+CAUGHT_BY = 'board'
+
 _LINE = re.compile(r'topology: cpu(\d+) (online|offline) capacity (\d+)')
 
 

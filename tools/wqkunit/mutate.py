@@ -10,7 +10,7 @@ import re
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import assess, boots, paths, proc, runner
+from . import assess, board, boots, paths, proc, runner
 from .errors import WqKunitError
 from .kunit_runner import Kunit
 
@@ -103,6 +103,9 @@ def classify(mutant: Mutant, judged: List[assess.Assessment],
 	if failed:
 		return KILLED_OTHER, f'expected {expected}; failed: {"; ".join(failed[:3])}'
 	errors = [e for j in judged for e in j.errors]
+	board_errors = [e for e in errors if board.PREFIX in e]
+	if expected == board.CAUGHT_BY and board_errors:
+		return KILLED, board_errors[0]
 	if errors:
 		return BOOT_ERROR, errors[0]
 	if mutant.equivalent:

@@ -226,8 +226,9 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
 	# Not the board asked for: every verdict of the boot is about another machine.
-	if ex.board:
-		error = error or board_mod.check(whole, smp, ex.board)
+	problem = board_mod.check(whole, smp, ex.board) if ex.board else None
+	if problem and not error:
+		error = board_mod.PREFIX + problem
 	judged = assess.boot(whole, text, complete, error)
 	_tell(judged, label, console, whole, log)
 	if ex.json and text:
