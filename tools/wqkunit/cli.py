@@ -169,6 +169,19 @@ def parser() -> argparse.ArgumentParser:
 			'the Markdown table.')
 	table.add_argument('--write', metavar='FILE',
 			   help='replace the table between the claims markers in FILE')
+	alls = command('alltests', commands.all_tests,
+		       'all-tests builds with and without the series, compared',
+		       'Build the tree with CONFIG_KUNIT_ALL_TESTS=y twice, with the series '
+		       'and without it, boot each once and compare the verdict of every '
+		       'suite: ours must not fail, every other one must end as it does '
+		       'without the series.')
+	alls.add_argument('--kernel', metavar='VERSION',
+			  help='one version (default: the newest supported)')
+	alls.add_argument('--arch', default=arches.DEFAULT, choices=('arm', 'um'),
+			  help='the big.LITTLE board or UML (default: %(default)s)')
+	_jobs(alls)
+	_timeout(alls, 600)
+
 	cov = command('coverage', commands.coverage_map,
 		      'check the coverage map and print its table from the last gate run',
 		      'Check kunit/coverage.ini against the workqueue interface of every '

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List
 
-from . import arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
 from .runner import say
 
@@ -124,6 +124,18 @@ def claims_table(args: argparse.Namespace) -> int:
 	else:
 		sys.stdout.write(text)
 	return 0
+
+
+def all_tests(args: argparse.Namespace) -> int:
+	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
+	problems, lines = alltests.check(version, args.arch, args.jobs, args.timeout)
+	print(f'{"suite":40} {"with":8} without the series')
+	print('\n'.join(lines))
+	for line in problems:
+		print(f'  PROBLEM {line}')
+	say(f'{version}/{args.arch} all tests: {len(lines)} suites, '
+	    f'{len(problems) or "no"} problems')
+	return 1 if problems else 0
 
 
 def coverage_map(args: argparse.Namespace) -> int:

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The all-tests check: the tree built with CONFIG_KUNIT_ALL_TESTS=y with
+the series and without it (Debian's tree as unpacked), each booted once.
+The suite must not fail there, and every other suite must end as it does
+without the series."""
+
+import json
+import os
+from typing import Callable, Dict, List, Tuple
+
+from . import arches, proc, runner, source
+from .kunit_runner import Kunit
+
+ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
+OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'
+
+
+def verdicts(json_text: str) -> Dict[str, str]:
+	"""Suite -> its status, from kunit.py's JSON."""
+	root = json.loads(json_text)
+	return {s['name']: s.get('status', '') for s in root.get('sub_groups', [])}
+
+
+def compare(ours: Dict[str, str], base: Dict[str, str],
+	    mine: Tuple[str, ...]) -> Tuple[List[str], List[str]]:
+	"""(problems, lines): a suite of ours that failed, another suite whose
+	verdict differs or that ran on one side only; and the table's lines."""
+	problems, lines = [], []
+	for suite in sorted(set(ours) | set(base)):
+		a, b = ours.get(suite, '-'), base.get(suite, '-')
+		if suite.startswith(mine):
+			lines.append(f'{suite:40} {a:8} (ours)')
+			if a not in ('SUCCESS', 'SKIPPED'):
+				problems.append(f'{suite}: {a}')
+			continue
+		lines.append(f'{suite:40} {a:8} {b}')
+		if a != b:
+			problems.append(f'{suite}: {a} with the series, {b} without')
+	return problems, lines
+
+
+def _base_tree(tree: str) -> str:
+	"""A worktree of the cached tree's unpacked state, without the series."""
+	base = tree + '-base'
+	if not os.path.isdir(base):
+		proc.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
+			 cwd=tree, what='git worktree add')
+	proc.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
+		 what='git checkout')
+	return base
+
+
+def _boot(kunit: Kunit, label: str, jobs: int, timeout: int, logs: str,
+	  say: Callable[[str], None]) -> Dict[str, str]:
+	say(f'building {label} with {ALL_TESTS}')
+	secs = kunit.build(jobs, os.path.join(logs, f'{label}.build.log'), kconfig=[ALL_TESTS])
+	say(f'built in {secs:.0f} s; booting it')
+	console = os.path.join(logs, f'{label}.console')
+	kunit.boot([], [], timeout, console, board=None)
+	text, _ = kunit.parse(console, os.path.join(logs, f'{label}.json'))
+	if not text:
+		return {}
+	return verdicts(text)
+
+
+def check(version: str, arch_name: str, jobs: int, timeout: int,
+	  say: Callable[[str], None] = runner.say) -> Tuple[List[str], List[str]]:
+	"""Build and boot both sides; (problems, lines) as compare() gives them."""
+	arch = arches.get(arch_name)
+	req = runner.BuildRequest(version, jobs=jobs, arch=arch_name)
+	logs = os.path.join(req.logs, 'alltests')
+	os.makedirs(logs, exist_ok=True)
+	with runner.prepared(req, say) as kunit:
+		ours = _boot(Kunit(kunit.tree, req.build_path + '-alltests', arch=arch),
+			     'with', jobs, timeout, logs, say)
+		# The same kunitconfig without our suite, which the base tree lacks.
+		config = os.path.join(logs, 'kunitconfig.base')
+		with open(config, 'w', encoding='utf-8') as out:
+			for path in arch.kunitconfigs:
+				with open(path, encoding='utf-8') as f:
+					out.writelines(l for l in f if l.strip() != OURS)
+		base = _boot(Kunit(_base_tree(kunit.tree), req.build_path + '-alltests-base',
+				   kunitconfigs=(config,), arch=arch),
+			     'without', jobs, timeout, logs, say)
+	if not ours or not base:
+		return ['a boot gave no result: see ' + logs], []
+	return compare(ours, base, ('workqueue_',))
