@@ -4,7 +4,7 @@
 # kunit.py's own x86_64 machine with several CPUs, all alike (the stock
 # x86_64.py boots one, where no case about CPU selection means anything).
 #
-# WQ_KUNIT_SMP sets the CPU count (1 to 8, default 8).
+# WQ_KUNIT_SMP sets the CPU count (1 to 16, kunitconfig's NR_CPUS; default 8).
 #
 # Usage: kunit.py run --arch=x86_64 --kunitconfig=kunitconfig \
 #            --qemu_config=kunit/qemu_x86_64_smp.py
@@ -16,8 +16,8 @@ from ..qemu_config import QemuArchParams
 
 def _smp():
 	smp = os.environ.get('WQ_KUNIT_SMP', '8')
-	if smp not in [str(n) for n in range(1, 9)]:
-		raise ValueError(f'WQ_KUNIT_SMP={smp}: 1 to 8 CPUs')
+	if smp not in [str(n) for n in range(1, 17)]:
+		raise ValueError(f'WQ_KUNIT_SMP={smp}: 1 to 16 CPUs')
 	return smp
 
 

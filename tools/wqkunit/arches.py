@@ -20,6 +20,7 @@ class Arch:
 	kunitconfigs: Tuple[str, ...]
 	packages: List[str]		# Debian packages to build and boot it
 	board: Optional[str]		# the board its guest must be; None: not checked
+	max_cpus: int = 8		# QEMU's virt machine: GICv2 stops at 8
 
 	@property
 	def gcc(self) -> str:
@@ -38,9 +39,11 @@ ARCHES: Dict[str, Arch] = {
 		      ['gcc-aarch64-linux-gnu', 'qemu-system-arm', 'device-tree-compiler'],
 		      board.BIG_LITTLE),
 	'x86_64': Arch('x86_64', '', os.path.join(paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
-		       (paths.KUNITCONFIG,), ['qemu-system-x86'], board.HOMOGENEOUS),
+		       (paths.KUNITCONFIG,), ['qemu-system-x86', 'libelf-dev'], board.HOMOGENEOUS,
+		       max_cpus=16),	# kunitconfig's NR_CPUS
 	# User-mode Linux, kunit.py's default: one CPU, no QEMU.
-	'um': Arch('um', '', None, (os.path.join(paths.KUNIT_DIR, 'um.config'),), [], None),
+	'um': Arch('um', '', None, (os.path.join(paths.KUNIT_DIR, 'um.config'),), [], None,
+		   max_cpus=1),
 }
 DEFAULT = 'arm'
 

@@ -17,11 +17,11 @@ def _smp_list(text: str) -> List[int]:
 	except ValueError:
 		cpus = []
 	if not cpus or any(c not in CPUS for c in cpus):
-		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to 8')
+		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to 16')
 	return cpus
 
 
-CPUS = range(1, 9)
+CPUS = range(1, 17)
 
 
 def _kernel(p: argparse.ArgumentParser) -> None:
@@ -45,8 +45,8 @@ def _boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None
 
 def _smp(p: argparse.ArgumentParser) -> None:
 	p.add_argument('--smp', type=int, default=8, choices=CPUS, metavar='N',
-		       help='CPUs of the board, 1 to 8: on the big.LITTLE board the '
-			    'first half LITTLE, the rest big (default: %(default)s)')
+		       help='CPUs of the board, 1 to 8 (x86_64: to 16): on the big.LITTLE '
+			    'board the first half LITTLE, the rest big (default: 8; UML: 1)')
 
 
 def parser() -> argparse.ArgumentParser:
@@ -79,6 +79,7 @@ def parser() -> argparse.ArgumentParser:
 	_jobs(run)
 	_timeout(run, 300)
 	_smp(run)
+	run.set_defaults(smp=None)	# 8, or as many as --arch has
 	run.add_argument('--arch', default=arches.DEFAULT, choices=list(arches.ARCHES),
 			 help='kunit.py --arch: arm (the big.LITTLE board), arm64 (the same '
 			      'board, with two clusters), x86_64 (CPUs all alike) or um (one '

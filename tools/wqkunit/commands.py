@@ -27,12 +27,15 @@ def run(args: argparse.Namespace) -> int:
 		tree = None
 		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
 	arch = arches.get(args.arch)
+	smp = args.smp or min(8, arch.max_cpus)
+	if smp > arch.max_cpus:
+		raise WqKunitError(f'--arch {arch.name} boots 1 to {arch.max_cpus} CPUs, not {smp}')
 	if args.debug and arch.name != arches.DEFAULT:
 		raise WqKunitError(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}')
 	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
 				  arch=arch.name)
 	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version), args.timeout,
-						 (args.smp,), kunit_args=args.kunit_args,
+						 (smp,), kunit_args=args.kunit_args,
 						 json=args.json,
 						 board=board.HOMOGENEOUS if args.homogeneous
 						 else arch.board))
