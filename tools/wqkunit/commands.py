@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 import time
-from typing import List
+from typing import Callable, List, Optional
 
 from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
@@ -119,14 +119,19 @@ def measure(args: argparse.Namespace) -> int:
 	return 0
 
 
-def claims_table(args: argparse.Namespace) -> int:
-	text = claims.table()
-	if args.write:
-		changed = claims.write(args.write, text)
-		say(f'{args.write}: claims table {"updated" if changed else "unchanged"}')
+def _table(text: str, readme: Optional[str], what: str,
+	   write: Callable[[str, str], bool]) -> int:
+	"""Print @text, or put it between its markers in @readme."""
+	if readme:
+		changed = write(readme, text)
+		say(f'{readme}: {what} table {"updated" if changed else "unchanged"}')
 	else:
 		sys.stdout.write(text)
 	return 0
+
+
+def claims_table(args: argparse.Namespace) -> int:
+	return _table(claims.table(), args.write, 'claims', claims.write)
 
 
 def all_tests(args: argparse.Namespace) -> int:
@@ -156,12 +161,7 @@ def coverage_map(args: argparse.Namespace) -> int:
 		return 0
 	text = coverage.table(entries, found, claims.gate_runs(
 		os.path.join(paths.cache_dir(), 'logs')))
-	if args.write:
-		changed = coverage.write(args.write, text)
-		say(f'{args.write}: coverage table {"updated" if changed else "unchanged"}')
-	else:
-		sys.stdout.write(text)
-	return 0
+	return _table(text, args.write, 'coverage', coverage.write)
 
 
 def placement(args: argparse.Namespace) -> int:
