@@ -10,8 +10,7 @@ from .errors import WqKunitError
 # Build the kernel with the tree's kunit.py, cross-compiled for 32-bit ARM.
 BUILD = ['make', 'gcc', 'libc6-dev', 'bc', 'bison', 'flex', 'git', 'xz-utils',
 	 'gcc-arm-linux-gnueabihf', 'ccache']
-# Boot it, on the big.LITTLE device tree kunit/qemu_arm_smp.py generates.
-BOOT = ['qemu-system-arm', 'device-tree-compiler']
+# Booting it needs QEMU for each architecture: arches.Arch.packages.
 
 
 def missing(names: List[str]) -> List[str]:
