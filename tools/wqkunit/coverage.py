@@ -130,11 +130,14 @@ def _cell(sec: Dict[str, str], runs: Dict[str, claims.Run], present: bool,
 	return cell
 
 
-def _killers(version: str, cases: List[str]) -> int:
+def _mutants(version: str) -> List[mutate.Mutant]:
 	try:
-		mutants = mutate.load(version)
+		return mutate.load(version)
 	except WqKunitError:
-		return 0
+		return []
+
+
+def _killers(mutants: List[mutate.Mutant], cases: List[str]) -> int:
 	return sum(1 for m in mutants if not m.equivalent and
 		   any(m.caught_by == c or m.caught_by.startswith(c + '.') for c in cases))
 
@@ -143,6 +146,8 @@ def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 	  runs: Dict[str, Dict[str, claims.Run]]) -> str:
 	"""The Markdown table: per entry, its interface and each kernel's cell."""
 	versions = list(found)
+	# Read once per version, not once per entry.
+	mutants = {v: _mutants(v) for v in versions}
 	rows = ['| entry | interface | cases, or why none | ' + ' | '.join(versions) + ' |',
 		'|---|---|---|' + '---|' * len(versions)]
 	for entry, sec in entries.items():
@@ -159,7 +164,7 @@ def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 			why += f'. {sec["note"][0].upper()}{sec["note"][1:]}'
 		cells = [_cell(sec, runs.get(v, {}),
 			       not names or any(n in found[v] for n in names),
-			       _killers(v, cases)) for v in versions]
+			       _killers(mutants[v], cases)) for v in versions]
 		rows.append(f'| {entry} ({sec["surface"]}) | {", ".join(shown)} | {why} | '
 			    + ' | '.join(cells) + ' |')
 	return '\n'.join(rows) + '\n'

@@ -16,6 +16,7 @@ import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import arches, paths
+from . import board as board_mod
 from .errors import StaleKernel, WqKunitError
 
 # Every object goes through ccache (Arch.gcc), whose cache is in ours: a
@@ -95,7 +96,7 @@ class Kunit:
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
 		 console: str, cpus: int = 8,
 		 on_line: Optional[Callable[[str], None]] = None,
-		 board: Optional[str] = 'biglittle') -> float:
+		 board: Optional[str] = board_mod.BIG_LITTLE) -> float:
 		"""Boot the built kernel once on @board with @cpus CPUs, the whole
 		console into @console, each line also to @on_line as QEMU prints it."""
 		args = [f'--timeout={timeout}', '--raw_output=all']
