@@ -5,7 +5,7 @@ import os
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import boots, kernels, series
+from wqkunit import boots, kernels, runner, series
 from wqkunit.errors import WqKunitError
 
 
@@ -105,24 +105,7 @@ class BootBuildsTest(TempDirTest):
 			self.assertIn(name, names)
 		self.assertEqual([b.name for b in boots.select('all', '6.1')].count('unbound-cpus'), 0)
 
-	def _config(self, text):
-		path = os.path.join(self.tmp, '.config')
-		with open(path, 'w', encoding='utf-8') as f:
-			f.write(text)
-		return path
-
-	def test_the_variant_built_last_goes_first(self):
-		path = self.write('[a]\n[b]\nkconfig = CONFIG_X=y\n')
-		groups = boots.by_build(boots.select('all', '6.1', path))
-		built_x = self._config('CONFIG_A=y\nCONFIG_X=y\n')
-		self.assertEqual([k for k, _ in boots.current_first(groups, built_x)],
-				 [('CONFIG_X=y',), ()])
-		plain = self._config('CONFIG_A=y\n# CONFIG_X is not set\n')
-		self.assertEqual([k for k, _ in boots.current_first(groups, plain)],
-				 [(), ('CONFIG_X=y',)])
-
-	def test_no_config_yet_keeps_the_order(self):
-		path = self.write('[a]\n[b]\nkconfig = CONFIG_X=y\n')
-		groups = boots.by_build(boots.select('all', '6.1', path))
-		missing = os.path.join(self.tmp, 'none', '.config')
-		self.assertEqual(boots.current_first(groups, missing), groups)
+	def test_a_variant_builds_in_a_directory_named_by_its_kconfig(self):
+		self.assertEqual(runner.variant_name(('CONFIG_WQ_POWER_EFFICIENT_DEFAULT=y',)),
+				 'wq_power_efficient_default')
+		self.assertEqual(runner.variant_name(('CONFIG_HZ=100', 'CONFIG_X=y')), 'hz=100,x')

@@ -3,6 +3,8 @@
 interrupted build or boot ends with everything it started."""
 
 import os
+import shutil
+import subprocess
 import time
 from unittest import mock
 
@@ -125,3 +127,45 @@ class ArchTest(TempDirTest):
 	def test_unknown_arch_is_refused(self):
 		with self.assertRaisesRegex(WqKunitError, "unknown architecture 'riscv'"):
 			arches.get('riscv')
+
+
+class BuildInputsTest(TempDirTest):
+	"""A build is skipped only when everything it reads is as it was."""
+
+	def setUp(self):
+		super().setUp()
+		self.tree = os.path.join(self.tmp, 'tree')
+		os.makedirs(self.tree)
+		self.config = self.write('CONFIG_KUNIT=y\n')
+		self.file('Makefile', 'all:\n')
+		for cmd in (['init', '-q'], ['add', '-A'],
+			    ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'x']):
+			subprocess.run(['git'] + cmd, cwd=self.tree, check=True, capture_output=True)
+
+	def file(self, name, text):
+		with open(os.path.join(self.tree, name), 'w', encoding='utf-8') as f:
+			f.write(text)
+
+	def kunit(self, reuse=True):
+		return Kunit(self.tree, os.path.join(self.tmp, 'build'), qemu_config=None,
+			     kunitconfigs=[self.config], reuse=reuse)
+
+	def test_the_same_inputs_give_the_same_digest(self):
+		self.assertEqual(self.kunit().inputs([]), self.kunit().inputs(['--jobs=9']))
+
+	def test_each_input_counts(self):
+		first = self.kunit().inputs([])
+		self.assertNotEqual(self.kunit().inputs(['--kconfig_add=CONFIG_X=y']), first)
+		self.file('Makefile', 'all: x\n')
+		changed = self.kunit().inputs([])
+		self.assertNotEqual(changed, first)
+		self.file('new.c', '')
+		self.assertNotEqual(self.kunit().inputs([]), changed)
+		with open(self.config, 'a', encoding='utf-8') as f:
+			f.write('CONFIG_X=y\n')
+		self.assertNotEqual(self.kunit().inputs([]), changed)
+
+	def test_no_digest_unless_the_tree_is_ours_and_in_git(self):
+		self.assertIsNone(self.kunit(reuse=False).inputs([]))
+		shutil.rmtree(os.path.join(self.tree, '.git'))
+		self.assertIsNone(self.kunit().inputs([]))

@@ -70,6 +70,22 @@ class PassingTreeTest(FakeTreeTest):
 		# Each result as the guest prints it, named in full.
 		self.assertIn('6.1 [default] ok workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0\n', out)
 
+	def test_a_build_whose_inputs_did_not_change_is_skipped(self):
+		argv = ('run', '--kernel', '6.1', '--boot', 'all')
+		rc, out = self.main(*argv)
+		self.assertEqual(rc, 0, out)
+		self.assertEqual(out.count('built in'), 2, out)
+		build = os.path.join(self.cache, 'build', '6.1')
+		self.assertIn(f'in {build}+wq_power_efficient_default\n', out)
+		rc, out = self.main(*argv)
+		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 0, 2), out)
+		# A file of the tree that is not in its commit is an input.
+		tree = os.path.join(self.cache, 'src', 'linux-6.1')
+		with open(os.path.join(tree, 'kernel', 'new.c'), 'w', encoding='utf-8') as f:
+			f.write('/* new */\n')
+		rc, out = self.main(*argv)
+		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 2, 0), out)
+
 	def test_soak_boots_each_configuration_runs_times(self):
 		rc, out = self.main('soak', '--kernel', '6.1', '--runs', '2')
 		self.assertEqual(rc, 0, out)

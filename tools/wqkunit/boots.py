@@ -69,34 +69,3 @@ def by_build(selected: List[Boot]) -> List[Tuple[Tuple[str, ...], List[Boot]]]:
 	for boot in selected:
 		groups.setdefault(boot.kconfig, []).append(boot)
 	return list(groups.items())
-
-
-def _config_values(config: str) -> dict:
-	"""CONFIG_X -> value of a .config; a symbol "is not set" is 'n'."""
-	values = {}
-	try:
-		with open(config, encoding='utf-8') as f:
-			for line in f:
-				line = line.strip()
-				if line.startswith('# CONFIG_') and line.endswith(' is not set'):
-					values[line[2:-len(' is not set')]] = 'n'
-				elif line.startswith('CONFIG_') and '=' in line:
-					key, value = line.split('=', 1)
-					values[key] = value
-	except FileNotFoundError:
-		pass
-	return values
-
-
-def current_first(groups: List[Tuple[Tuple[str, ...], List[Boot]]],
-		  config: str) -> List[Tuple[Tuple[str, ...], List[Boot]]]:
-	"""@groups (of by_build()) with the one the .config @config was built
-	for first, so that a run switches Kconfig variants once, not twice."""
-	values = _config_values(config)
-	symbols = {line.split('=', 1)[0] for kconfig, _ in groups for line in kconfig}
-
-	def built_for(kconfig: Tuple[str, ...]) -> bool:
-		want = dict(line.split('=', 1) for line in kconfig)
-		return all(values.get(sym, 'n') == want.get(sym, 'n') for sym in symbols)
-
-	return sorted(groups, key=lambda group: not built_for(group[0]))

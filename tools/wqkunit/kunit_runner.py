@@ -7,8 +7,10 @@ the JSON that the tool counts.
 """
 
 import contextlib
+import hashlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,6 +28,9 @@ from .errors import StaleKernel, WqKunitError
 ARCH_QEMU = 'arch'
 # Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
 GRACE = 10
+# In a build directory: the digest of the inputs of the last build that
+# succeeded there (Kunit.inputs()).  It is removed before each build.
+STAMP = '.wq-kunit-inputs'
 
 
 def ccache_env(cold: bool = False) -> Dict[str, str]:
@@ -48,21 +53,72 @@ class Kunit:
 	def __init__(self, tree: str, build_dir: str,
 		     qemu_config: Optional[str] = ARCH_QEMU,
 		     kunitconfigs: Optional[Sequence[str]] = None,
-		     arch: arches.Arch = arches.ARCHES[arches.DEFAULT]) -> None:
-		"""@qemu_config None: kunit.py's own configuration for @arch."""
+		     arch: arches.Arch = arches.ARCHES[arches.DEFAULT],
+		     reuse: bool = False) -> None:
+		"""@qemu_config None: kunit.py's own configuration for @arch.
+		@reuse: skip a build whose inputs are those of the last one in
+		@build_dir; only for a tree whose every input git sees (ours)."""
 		self.tree = tree
 		self.build_dir = build_dir
 		self.arch = arch
+		self.reuse = reuse
+		self.skipped = False		# the last build() was skipped
+		if qemu_config == ARCH_QEMU:
+			qemu_config = arch.qemu_config
+		self.qemu_config = qemu_config
+		self.kunitconfigs = list(kunitconfigs or arch.kunitconfigs)
 		self.common = [f'--arch={arch.name}']
 		if arch.cross:
 			self.common.append(f'--cross_compile={arch.cross}')
-		for k in kunitconfigs or arch.kunitconfigs:
+		for k in self.kunitconfigs:
 			self.common.append(f'--kunitconfig={k}')
-		if qemu_config == ARCH_QEMU:
-			qemu_config = arch.qemu_config
 		if qemu_config:
 			self.common.append(f'--qemu_config={qemu_config}')
 		self.common.append(f'--build_dir={build_dir}')
+
+	def variant(self, name: str) -> 'Kunit':
+		"""The same build in a directory of its own, @build_dir+@name, for
+		a Kconfig variant.  A new one starts as a copy of this one's
+		(Kbuild's paths in it are relative), so that its first build
+		redoes only what the variant changes, and each directory keeps
+		its own kernel: no build switches one back and forth."""
+		other = Kunit(self.tree, f'{self.build_dir}+{name}', self.qemu_config,
+			      self.kunitconfigs, self.arch, self.reuse)
+		if not os.path.isdir(other.build_dir) and \
+		   os.path.exists(os.path.join(self.build_dir, 'vmlinux')):
+			shutil.copytree(self.build_dir, other.build_dir, symlinks=True)
+		return other
+
+	def inputs(self, args: Sequence[str]) -> Optional[str]:
+		"""A digest of what a build with kunit.py's @args reads: the
+		command, the kunitconfigs and QEMU configuration, the compiler,
+		and the tree's commit with every file that differs from it.  None
+		where that cannot be told (not @reuse, or not a git work tree)."""
+		if not self.reuse:
+			return None
+		h = hashlib.sha256()
+		for part in self._cmd('build', [a for a in args if not a.startswith('--jobs=')]):
+			h.update(part.encode() + b'\0')
+		for path in self.kunitconfigs + ([self.qemu_config] if self.qemu_config else []):
+			h.update(_content(path))
+		compiler = shutil.which(f'{self.arch.cross}gcc')
+		if compiler:
+			st = os.stat(compiler)
+			h.update(f'{os.path.realpath(compiler)} {st.st_size} {st.st_mtime_ns}'.encode())
+		try:
+			head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=self.tree, check=True,
+					      capture_output=True, text=True).stdout
+			status = subprocess.run(['git', 'status', '--porcelain=v1', '-z', '-uall'],
+						cwd=self.tree, check=True, capture_output=True).stdout
+		except (OSError, subprocess.CalledProcessError):
+			return None
+		h.update(head.encode() + status)
+		for entry in status.split(b'\0'):
+			# "XY path"; a rename's source follows as an entry of its own.
+			path = entry[3:] if len(entry) > 3 and entry[2:3] == b' ' else entry
+			if path:
+				h.update(_content(os.path.join(self.tree, os.fsdecode(path))))
+		return h.hexdigest()
 
 	def _cmd(self, sub: str, args: List[str]) -> List[str]:
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
@@ -75,13 +131,23 @@ class Kunit:
 		A different @kconfig in the same build directory makes Kbuild
 		rebuild only what depends on the symbols that changed.  A @cold
 		build (default: one with no vmlinux yet) bypasses ccache: looking
-		every file up only to miss costs it 30%.
+		every file up only to miss costs it 30%.  With @reuse, a build
+		whose inputs() are those of the last one here is skipped
+		(@skipped, 0 s): make would find nothing to do, in 20 to 30 s.
 		"""
 		if cold is None:
 			cold = not os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
 		os.makedirs(self.build_dir, exist_ok=True)
 		args = [f'--jobs={jobs}', f'--make_options=CC={self.arch.gcc}']
 		args += [f'--kconfig_add={k}' for k in kconfig]
+		digest = self.inputs(args)
+		stamp = os.path.join(self.build_dir, STAMP)
+		self.skipped = bool(digest) and _content(stamp) == digest.encode() and \
+			os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
+		if self.skipped:
+			return 0.0
+		with contextlib.suppress(FileNotFoundError):
+			os.remove(stamp)
 		start = time.monotonic()
 		with open(log, 'w', encoding='utf-8') as out:
 			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
@@ -91,6 +157,9 @@ class Kunit:
 		if returncode:
 			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
 					   f'(whole log: {log})')
+		if digest:
+			with open(stamp, 'w', encoding='utf-8') as f:
+				f.write(digest)
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
@@ -247,6 +316,15 @@ def _signal(procs: List[Proc], sig: int) -> None:
 	for pid, _ in procs:
 		with contextlib.suppress(ProcessLookupError):
 			os.kill(pid, sig)
+
+
+def _content(path: str) -> bytes:
+	"""@path's bytes, or a marker of its absence."""
+	try:
+		with open(path, 'rb') as f:
+			return f.read()
+	except OSError:
+		return b'\0(none)'
 
 
 def _last_line(log: str) -> str:

@@ -160,30 +160,45 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 		with phase('prepare'):
 			tree = source.user_tree(req.tree, log) if req.tree else \
 				source.cache_tree(req.version, log)
-		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch)
+		# Debian's tree is ours, a git work tree: a build with the
+		# inputs of the last one can be skipped.  A user's is built.
+		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch,
+			      reuse=not req.tree)
 		with source.appended(tree, series.TEST_FILE, req.broken,
 				     os.path.join(build_dir, 'kernel', 'workqueue.o')):
 			yield kunit
 
 
+def variant_name(kconfig: Sequence[str]) -> str:
+	"""The suffix of a Kconfig variant's build directory, from its lines:
+	CONFIG_WQ_POWER_EFFICIENT_DEFAULT=y gives wq_power_efficient_default."""
+	names = []
+	for line in kconfig:
+		symbol, _, value = line.partition('=')
+		name = symbol.removeprefix('CONFIG_').lower()
+		names.append(name if value == 'y' else f'{name}={value}')
+	return ','.join(names)
+
+
 def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
-	"""Build @req once per Kconfig variant its boots need; boot each of
-	@ex.boots @ex.repeat times with each CPU count of @ex.smps."""
+	"""Build @req once per Kconfig variant its boots need, each variant
+	in a build directory of its own; boot each of @ex.boots @ex.repeat
+	times with each CPU count of @ex.smps."""
 	out = Outcome()
 	logs = req.logs
 	os.makedirs(logs, exist_ok=True)
 	prepare = PHASES['prepare']
-	with prepared(req, log) as kunit:
-		out.tree = kunit.tree
+	with prepared(req, log) as base:
+		out.tree = base.tree
 		prepare = PHASES['prepare'] - prepare
-		groups = boots.current_first(boots.by_build(ex.boots),
-					     os.path.join(kunit.build_dir, '.config'))
-		for kconfig, group in groups:
+		for kconfig, group in boots.by_build(ex.boots):
+			kunit = base.variant(variant_name(kconfig)) if kconfig else base
 			extra = f' with {" ".join(kconfig)}' if kconfig else ''
 			log(f'building {req.version}{extra} in {kunit.build_dir}')
 			with phase('build'):
 				build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
-			log(f'built in {build:.1f} s')
+			log('up to date: nothing it is built from changed since its last build'
+			    if kunit.skipped else f'built in {build:.1f} s')
 			for _ in range(ex.repeat):
 				for smp in ex.smps:
 					for b in group:
