@@ -3,6 +3,8 @@
 every boot configuration, W=1, the debug build catching a broken case,
 checkpatch --strict and shellcheck."""
 
+import contextlib
+import hashlib
 import os
 import shutil
 import subprocess
@@ -12,7 +14,7 @@ import time
 from typing import List, Optional
 
 from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
-from .kunit_runner import ccache_env, run_tree
+from .kunit_runner import STAMP, ccache_env, run_tree
 from .runner import phase, say
 
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
@@ -21,6 +23,8 @@ PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.
+# In the build directory: the inputs (kunit_runner.STAMP) W=1 last passed with.
+W1_STAMP = '.wq-kunit-w1'
 BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
 SUITE_GLOB = 'workqueue_*'
 BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
@@ -66,14 +70,24 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> boo
 def w1(version: str, tree: str) -> bool:
 	"""kernel/workqueue.o, which includes the suite, builds with no W=1
 	warning, under the tree's lock.  The build directory's object and its
-	command file are put back afterwards: the next build redoes nothing."""
+	command file are put back afterwards: the next build redoes nothing.
+	Skipped when it passed for the inputs of the build directory's last
+	build (kunit_runner.STAMP), which it shares."""
 	req = runner.BuildRequest(version)
 	build_dir = req.build_path
 	obj = os.path.join(build_dir, 'kernel', 'workqueue.o')
 	keep = [obj, os.path.join(build_dir, 'kernel', '.workqueue.o.cmd')]
 	log = os.path.join(req.logs, 'w1.log')
+	built, passed = os.path.join(build_dir, STAMP), os.path.join(build_dir, W1_STAMP)
 	with lock.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
+		inputs = _read(built)
+		if inputs and inputs == _read(passed):
+			say(f'{version}: kernel/workqueue.o with W=1: no warning '
+			    f'(nothing it is built from changed since it last passed)')
+			return True
+		with contextlib.suppress(FileNotFoundError):
+			os.remove(passed)
 		for path in keep:
 			shutil.copy2(path, saved)
 		try:
@@ -92,17 +106,40 @@ def w1(version: str, tree: str) -> bool:
 	for line in warnings:
 		print(f'  {line}')
 	ok = rc == 0 and not warnings
+	if ok and inputs:
+		with open(passed, 'w', encoding='utf-8') as f:
+			f.write(inputs)
 	say(f'{version}: kernel/workqueue.o with W=1: '
 	    f'{"no warning" if ok else f"{len(warnings)} warnings, exit {rc} ({log})"}')
 	return ok
 
 
+def _read(path: str) -> str:
+	"""@path's text, '' if there is none."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			return f.read()
+	except OSError:
+		return ''
+
+
 def style(tree: str) -> bool:
-	"""checkpatch --strict on every patch, shellcheck on the shell scripts."""
+	"""checkpatch --strict on every patch, shellcheck on the shell scripts.
+	A patch checkpatch found clean is not checked again with the same
+	checkpatch (the tree's commit): its verdict is kept in the cache."""
 	ok = True
 	# Debian's python3 has the modules checkpatch's SPDX check imports.
 	env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+	clean_dir = os.path.join(paths.cache_dir(), 'checkpatch-clean')
+	os.makedirs(clean_dir, exist_ok=True)
+	head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=tree, capture_output=True,
+			      text=True, check=False).stdout.strip()
 	for patch in series.patches():
+		with open(patch, 'rb') as f:
+			key = hashlib.sha256(head.encode() + b'\0' + f.read()).hexdigest()
+		clean = os.path.join(clean_dir, key)
+		if head and os.path.exists(clean):
+			continue
 		proc = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', patch],
 				      cwd=tree, env=env, capture_output=True, text=True,
 				      check=False)
@@ -110,6 +147,8 @@ def style(tree: str) -> bool:
 			ok = False
 			say(f'checkpatch --strict: {os.path.basename(patch)}')
 			sys.stdout.write(proc.stdout + proc.stderr)
+		elif head:
+			open(clean, 'w', encoding='utf-8').close()
 	proc = subprocess.run(['shellcheck', os.path.join(paths.REPO, '.ci', 'run')],
 			      capture_output=True, text=True, check=False)
 	if proc.returncode:
