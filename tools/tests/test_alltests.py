@@ -29,3 +29,9 @@ class CompareTest(unittest.TestCase):
 		self.assertEqual(problems, ['list_sort: SUCCESS with the series, - without',
 					    'time_test_cases: FAILURE with the series, SUCCESS without',
 					    'workqueue_unbound: FAILURE'])
+
+
+class KconfigTest(unittest.TestCase):
+	def test_a_suite_left_out_is_left_out_on_its_architecture_only(self):
+		self.assertEqual(alltests.kconfig('um'), [alltests.ALL_TESTS])
+		self.assertIn('# CONFIG_USERCOPY_KUNIT_TEST is not set', alltests.kconfig('arm'))
