@@ -4,6 +4,7 @@ the series and without it (Debian's tree as unpacked), each booted once.
 The suite must not fail there, and every other suite must end as it does
 without the series."""
 
+import collections
 import json
 import os
 from typing import Callable, Dict, List, Tuple
@@ -23,26 +24,49 @@ LEFT_OUT = {
 
 
 def verdicts(json_text: str) -> Dict[str, str]:
-	"""Suite -> its status, from kunit.py's JSON."""
-	root = json.loads(json_text)
-	return {s['name']: s.get('status', '') for s in root.get('sub_groups', [])}
+	"""Every result of kunit.py's JSON, suite.case[.parameter] -> its
+	status (PASS, FAIL, SKIP, ERROR).  kunit.py gives a status to the
+	cases only: a suite's or a parameterized case's is in its results."""
+	out: Dict[str, str] = {}
+
+	def walk(group: dict, prefix: str) -> None:
+		for case in group.get('test_cases', []):
+			out[prefix + case['name']] = case.get('status', '')
+		for sub in group.get('sub_groups', []):
+			walk(sub, prefix + sub['name'] + '.')
+	walk(json.loads(json_text), '')
+	return out
+
+
+def _suite(name: str) -> str:
+	return name.split('.', 1)[0]
+
+
+def _summary(results: Dict[str, str]) -> str:
+	"""'PASS 12, SKIP 1', or '-' for a suite that did not run."""
+	if not results:
+		return '-'
+	counts = collections.Counter(results.values())
+	return ', '.join(f'{status} {counts[status]}' for status in sorted(counts))
 
 
 def compare(ours: Dict[str, str], base: Dict[str, str],
 	    mine: Tuple[str, ...]) -> Tuple[List[str], List[str]]:
-	"""(problems, lines): a suite of ours that failed, another suite whose
-	verdict differs or that ran on one side only; and the table's lines."""
+	"""(problems, lines): a result of our suites other than a pass or a
+	skip, a result of another suite that differs between the two sides
+	or is on one side only; and a line per suite, its results counted."""
 	problems, lines = [], []
-	for suite in sorted(set(ours) | set(base)):
-		a, b = ours.get(suite, '-'), base.get(suite, '-')
+	for suite in sorted({_suite(n) for n in set(ours) | set(base)}):
+		a = {n: s for n, s in ours.items() if _suite(n) == suite}
+		b = {n: s for n, s in base.items() if _suite(n) == suite}
 		if suite.startswith(mine):
-			lines.append(f'{suite:40} {a:8} (ours)')
-			if a not in ('SUCCESS', 'SKIPPED'):
-				problems.append(f'{suite}: {a}')
+			lines.append(f'{suite:40} {_summary(a):24} (ours)')
+			problems += [f'{n}: {s}' for n, s in sorted(a.items())
+				     if s not in ('PASS', 'SKIP')]
 			continue
-		lines.append(f'{suite:40} {a:8} {b}')
-		if a != b:
-			problems.append(f'{suite}: {a} with the series, {b} without')
+		lines.append(f'{suite:40} {_summary(a):24} {_summary(b)}')
+		problems += [f'{n}: {a.get(n, "-")} with the series, {b.get(n, "-")} without'
+			     for n in sorted(set(a) | set(b)) if a.get(n) != b.get(n)]
 	return problems, lines
 
 

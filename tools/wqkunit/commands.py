@@ -137,7 +137,7 @@ def claims_table(args: argparse.Namespace) -> int:
 def all_tests(args: argparse.Namespace) -> int:
 	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
 	problems, lines = alltests.check(version, args.arch, args.jobs, args.timeout)
-	print(f'{"suite":40} {"with":8} without the series')
+	print(f'{"suite":40} {"with the series":24} without')
 	print('\n'.join(lines))
 	for line in problems:
 		print(f'  PROBLEM {line}')
