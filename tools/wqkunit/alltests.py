@@ -15,7 +15,7 @@ from .kunit_runner import Kunit
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
 OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'
 # Suites left out on both sides, per architecture, and why: a suite that
-# hangs the guest hides the verdict of every suite after it.
+# outlasts the boot hides the verdict of every suite after it.
 LEFT_OUT = {
 	'arm': {'CONFIG_USERCOPY_KUNIT_TEST':
 		'check_nonzero_user spins with RCU stalls on the QEMU board, with '
