@@ -32,6 +32,10 @@ class PackagesTest(unittest.TestCase):
 						    'missing Debian packages: wq-kunit-nope .*apt-get install wq-kunit-nope'):
 				packages.ensure(['dpkg', 'wq-kunit-nope'], lambda m: None)
 
+	def test_a_package_named_twice_is_missing_once(self):
+		self.assertEqual(packages.missing(['wq-kunit-nope', 'dpkg', 'wq-kunit-nope']),
+				 ['wq-kunit-nope'])
+
 	def test_nothing_missing_installs_nothing(self):
 		with mock.patch('subprocess.run', wraps=subprocess.run) as run:
 			packages.ensure(['dpkg'], lambda m: None)

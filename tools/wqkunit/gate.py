@@ -17,7 +17,9 @@ from . import arches, boots, claims, coverage, kernels, lock, packages, paths, r
 from .kunit_runner import STAMP, ccache_env, run_tree
 from .runner import phase, say
 
-PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck']
+# checkpatch (perl, and the modules its SPDX check imports), shellcheck,
+# and what the tools' own tests run before any build: tar's xz, git, make.
+PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck'] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')

@@ -14,9 +14,10 @@ BUILD = ['make', 'gcc', 'libc6-dev', 'bc', 'bison', 'flex', 'git', 'xz-utils',
 
 
 def missing(names: List[str]) -> List[str]:
-	"""The packages among @names that dpkg does not have installed."""
+	"""The packages among @names that dpkg does not have installed, each
+	once, in their order."""
 	absent = []
-	for name in names:
+	for name in dict.fromkeys(names):
 		proc = subprocess.run(['dpkg-query', '-W', '-f=${db:Status-Status}', name],
 				      capture_output=True, text=True, check=False)
 		if proc.stdout.strip() != 'installed':
