@@ -224,7 +224,9 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		stem, label = f'{stem}.{ex.board}', f'{label} {ex.board}'
 	console = os.path.join(logs, f'{stem}.console')
 	json_path = os.path.join(logs, f'{stem}.json')
+	# The label names a CPU count other than 8 already.
 	log(f'booting {label} in UML' if req.arch == 'um' else
+	    f'booting {label} in QEMU' if smp != 8 else
 	    f'booting {label} with {smp} CPUs in QEMU')
 
 	secs, error = 0.0, None
