@@ -23,10 +23,10 @@ PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck'] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
-# Kept out of the series: the debug build must catch it.  It is appended
-# to the debug build only, which boots it alone after the suite.
 # In the build directory: the inputs (kunit_runner.STAMP) W=1 last passed with.
 W1_STAMP = '.wq-kunit-w1'
+# Kept out of the series: the debug build must catch it.  It is appended
+# to the debug build only, which boots it alone after the suite.
 BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
 SUITE_GLOB = 'workqueue_*'
 BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
