@@ -14,7 +14,7 @@ import time
 from typing import List, Optional
 
 from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
-from .kunit_runner import STAMP, ccache_env, run_tree
+from .kunit_runner import STAMP, ccache_env, read_stamp, run_tree, write_stamp
 from .runner import phase, say
 
 # checkpatch (perl, and the modules its SPDX check imports), shellcheck,
@@ -83,8 +83,8 @@ def w1(version: str, tree: str) -> bool:
 	built, passed = os.path.join(build_dir, STAMP), os.path.join(build_dir, W1_STAMP)
 	with lock.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
-		inputs = _read(built)
-		if inputs and inputs == _read(passed):
+		inputs = read_stamp(built)
+		if inputs and inputs == read_stamp(passed):
 			say(f'{version}: kernel/workqueue.o with W=1: no warning '
 			    f'(nothing it is built from changed since it last passed)')
 			return True
@@ -109,20 +109,10 @@ def w1(version: str, tree: str) -> bool:
 		print(f'  {line}')
 	ok = rc == 0 and not warnings
 	if ok and inputs:
-		with open(passed, 'w', encoding='utf-8') as f:
-			f.write(inputs)
+		write_stamp(passed, inputs)
 	say(f'{version}: kernel/workqueue.o with W=1: '
 	    f'{"no warning" if ok else f"{len(warnings)} warnings, exit {rc} ({log})"}')
 	return ok
-
-
-def _read(path: str) -> str:
-	"""@path's text, '' if there is none."""
-	try:
-		with open(path, encoding='utf-8') as f:
-			return f.read()
-	except OSError:
-		return ''
 
 
 def style(tree: str) -> bool:

@@ -21,9 +21,6 @@ from . import arches, paths
 from . import board as board_mod
 from .errors import StaleKernel, WqKunitError
 
-# Every object goes through ccache (Arch.gcc), whose cache is in ours: a
-# rebuild of something built before (a Kconfig variant undone, a case added
-# and removed again) costs a lookup, not a compilation.
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
 # Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
@@ -33,6 +30,23 @@ GRACE = 10
 STAMP = '.wq-kunit-inputs'
 
 
+def read_stamp(path: str) -> str:
+	"""The digest a stamp file holds, '' if there is none."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			return f.read()
+	except OSError:
+		return ''
+
+
+def write_stamp(path: str, digest: str) -> None:
+	with open(path, 'w', encoding='utf-8') as f:
+		f.write(digest)
+
+
+# Every object goes through ccache (Arch.gcc), whose cache is in ours: a
+# rebuild of something built before (a mutant reverted, a case added and
+# removed again) costs a lookup, not a compilation.
 def ccache_env(cold: bool = False) -> Dict[str, str]:
 	"""The environment of a build: ccache's directory in our cache, or
 	ccache out of the way for a @cold build, which has nothing to find.
@@ -142,7 +156,7 @@ class Kunit:
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		digest = self.inputs(args)
 		stamp = os.path.join(self.build_dir, STAMP)
-		self.skipped = bool(digest) and _content(stamp) == digest.encode() and \
+		self.skipped = bool(digest) and read_stamp(stamp) == digest and \
 			os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
 		if self.skipped:
 			return 0.0
@@ -158,8 +172,7 @@ class Kunit:
 			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
 					   f'(whole log: {log})')
 		if digest:
-			with open(stamp, 'w', encoding='utf-8') as f:
-				f.write(digest)
+			write_stamp(stamp, digest)
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
