@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The all-tests check: the tree built with CONFIG_KUNIT_ALL_TESTS=y with
 the series and without it (Debian's tree as unpacked), each booted once.
-The suite must not fail there, and every other suite must end as it does
-without the series."""
+The suite must not fail there, and every result of every other suite must
+be the same without the series."""
 
 import collections
 import json

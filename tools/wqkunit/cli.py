@@ -11,17 +11,18 @@ from . import arches, commands
 from .errors import WqKunitError
 
 
+# From 1 to as many CPUs as an architecture boots.
+CPUS = range(1, max(a.max_cpus for a in arches.ARCHES.values()) + 1)
+
+
 def _smp_list(text: str) -> List[int]:
 	try:
 		cpus = [int(x) for x in text.split(',')]
 	except ValueError:
 		cpus = []
 	if not cpus or any(c not in CPUS for c in cpus):
-		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to 16')
+		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to {CPUS[-1]}')
 	return cpus
-
-
-CPUS = range(1, 17)
 
 
 def _kernel(p: argparse.ArgumentParser) -> None:
@@ -173,8 +174,8 @@ def parser() -> argparse.ArgumentParser:
 	alls = command('alltests', commands.all_tests,
 		       'all-tests builds with and without the series, compared',
 		       'Build the tree with CONFIG_KUNIT_ALL_TESTS=y twice, with the series '
-		       'and without it, boot each once and compare the verdict of every '
-		       'suite: ours must not fail, every other one must end as it does '
+		       'and without it, boot each once and compare every result, case '
+		       'by case: ours must pass or skip, every other one must be the same '
 		       'without the series.')
 	alls.add_argument('--kernel', metavar='VERSION',
 			  help='one version (default: the newest supported)')
