@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The claims table: each claim of kunit/claims.ini settled per kernel from
-the JSON and consoles of one gate run (the cache's logs/VERSION/BOOT.*),
-as logs/gate.json records them: the series and kunitconfig it ran, its
-arguments, and a digest of every log it wrote."""
+the JSON and consoles of one gate run (the cache's logs/VERSION/, named as
+lognames.stem() names them), as logs/gate.json records them: the series
+and kunitconfig it ran, its arguments, and a digest of every log it wrote."""
 
 import configparser
 import hashlib
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import boots, kernels, paths, series
+from . import boots, kernels, lognames, paths, series
 from .errors import WqKunitError
 
 CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
@@ -44,14 +44,21 @@ def _inputs() -> Dict[str, str]:
 	return {'series': series.digest(series.patches()), 'kunitconfig': _sha(paths.KUNITCONFIG)}
 
 
+def _stem(args: Dict[str, object], version: str, name: str) -> str:
+	"""Where the logs of boot @name of @version are, without the extension,
+	relative to the logs' root, for a gate run with @args (its CPU count)."""
+	cpus = int(args.get('smp') or lognames.DEFAULT_CPUS)
+	return os.path.join(version, lognames.stem(name, cpus))
+
+
 def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, object]) -> str:
 	"""Write logs_root/gate.json for a gate that booted @ran (boot names per
-	version) with @args; the path."""
+	version) with @args (its CPU count names the logs); the path."""
 	logs = {}
 	for version, names in ran.items():
 		for name in names:
 			for ext in ('json', 'console'):
-				rel = os.path.join(version, f'{name}.{ext}')
+				rel = f'{_stem(args, version, name)}.{ext}'
 				logs[rel] = _sha(os.path.join(logs_root, rel))
 	path = os.path.join(logs_root, GATE)
 	with open(path, 'w', encoding='utf-8') as f:
@@ -59,9 +66,21 @@ def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, objec
 	return path
 
 
-def gate_runs(logs_root: str) -> Dict[str, Dict[str, Run]]:
+def _filtered(args: Dict[str, object]) -> List[str]:
+	"""The options of a gate run with @args that leave out some of the
+	evidence the claims are settled from."""
+	why = [f'--boot {args.get("boot")}'] if args.get('boot') != 'all' else []
+	if args.get('smp') != lognames.DEFAULT_CPUS:
+		why.append(f'--smp {args.get("smp")}')
+	if args.get('kunit_args'):
+		why.append(f'kunit.py arguments {" ".join(map(str, args["kunit_args"]))}')
+	return why
+
+
+def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run]]:
 	"""The boots of the last gate per version, refusing a set of logs that
-	is not exactly one complete, unfiltered gate of the current inputs."""
+	is not exactly one complete gate of the current inputs, nor, unless
+	@filtered, a gate run with options (see _filtered())."""
 	path = os.path.join(logs_root, GATE)
 	again = 'run tools/wq-kunit check'
 	try:
@@ -75,8 +94,10 @@ def gate_runs(logs_root: str) -> Dict[str, Dict[str, Run]]:
 		if gate.get(key) != value:
 			raise WqKunitError(f'the last gate ran another {key} than this checkout: {again}')
 	args = gate.get('args', {})
-	if args.get('boot') != 'all' or args.get('kunit_args') or args.get('smp') != 8:
-		raise WqKunitError(f'the last gate was filtered ({args}): {again} without options')
+	why = _filtered(args)
+	if why and not filtered:
+		raise WqKunitError(f'the last gate was filtered ({", ".join(why)}), the claims need '
+				   f'every boot with {lognames.DEFAULT_CPUS} CPUs: {again} without options')
 	for rel, digest in sorted(gate.get('logs', {}).items()):
 		try:
 			same = _sha(os.path.join(logs_root, rel)) == digest
@@ -89,7 +110,7 @@ def gate_runs(logs_root: str) -> Dict[str, Dict[str, Run]]:
 	for version, names in gate.get('boots', {}).items():
 		out[version] = {}
 		for name in names:
-			base = os.path.join(logs_root, version, name)
+			base = os.path.join(logs_root, _stem(args, version, name))
 			with open(base + '.json', encoding='utf-8') as f:
 				root = json.load(f)
 			with open(base + '.console', encoding='utf-8', errors='replace') as f:

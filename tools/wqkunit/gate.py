@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """The project's gate (wq-kunit check): the tools' tests, every kernel in
 every boot configuration, W=1, the debug build catching a broken case,
-checkpatch --strict and shellcheck."""
+checkpatch --strict and shellcheck, the coverage map; each a step with its
+verdict, every failed one named in the summary and counted in its last line."""
 
 import contextlib
-import hashlib
+from dataclasses import dataclass, replace
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
-from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
-from .kunit_runner import STAMP, ccache_env, read_stamp, run_tree, write_stamp
+from . import stamps, arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
+from .errors import WqKunitError
+from .kunitpy import ccache_env
+from .procs import run_tree
 from .runner import phase, say
 
 # checkpatch (perl, and the modules its SPDX check imports), shellcheck,
@@ -23,8 +26,6 @@ PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck'] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
-# In the build directory: the inputs (kunit_runner.STAMP) W=1 last passed with.
-W1_STAMP = '.wq-kunit-w1'
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.
 BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
@@ -33,6 +34,27 @@ BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
 BROKEN_KIND = 'ODEBUG'
 BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
 			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
+
+
+@dataclass
+class Step:
+	"""One step of the gate and its verdict, with where to look if it
+	failed.  A failed boot is counted already, by the failed results its
+	verdict gives: only a failed step that is not @boots adds to them."""
+	name: str
+	ok: bool
+	detail: str = ''
+	boots: bool = False
+
+	def line(self) -> str:
+		return f'FAILED step: {self.name}' + (f' ({self.detail})' if self.detail else '')
+
+
+def boots_step(name: str, done: Sequence[runner.Boot]) -> Step:
+	"""The step of the boots @done, failed if one of them did."""
+	bad = [b for b in done if not b.judged.passed]
+	return Step(name, not bad, f'{len(bad)} of {len(done)} boots failed: '
+		    f'{", ".join(b.label for b in bad)}' if bad else '', boots=True)
 
 
 def tools_tests() -> bool:
@@ -48,16 +70,18 @@ def tools_tests() -> bool:
 	return proc.returncode == 0
 
 
-def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> bool:
+def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> List[Step]:
 	"""The debug build, with kunit/broken/'s case in it: the suite must
 	pass, and the broken case, booted alone, must fail naming its report.
-	The suite's boot goes into @out."""
+	The suite's boot goes into @out.  The steps of both."""
 	suite = boots.select('default', version)[0]
 	suite = boots.Boot(name=suite.name, description=suite.description,
 			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
 			   kernels=None)
 	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)
-	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout))
+	# The broken case must fail: only the suite's boot is explained.
+	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout, explain=False))
+	runner.explain([done.last(suite.name)])
 	out.boots.append(done.last(suite.name))
 	out.lines += [l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l]
 	want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
@@ -66,28 +90,31 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> boo
 		f'{"failed as it must: " if caught else "was NOT caught: "}{want}'
 	out.lines.append(line)
 	say(line)
-	return caught
+	return [boots_step(f'boots {version} debug', [out.boots[-1]]),
+		Step(f'debug {version}: broken case caught', caught,
+		     '' if caught else f'not among the failures of {done.last(BROKEN_BOOT.name).label}')]
 
 
-def w1(version: str, tree: str) -> bool:
+def w1(version: str, tree: str) -> Step:
 	"""kernel/workqueue.o, which includes the suite, builds with no W=1
 	warning, under the tree's lock.  The build directory's object and its
 	command file are put back afterwards: the next build redoes nothing.
 	Skipped when it passed for the inputs of the build directory's last
-	build (kunit_runner.STAMP), which it shares."""
+	build (stamps.BUILD), which it shares."""
 	req = runner.BuildRequest(version)
 	build_dir = req.build_path
 	obj = os.path.join(build_dir, 'kernel', 'workqueue.o')
 	keep = [obj, os.path.join(build_dir, 'kernel', '.workqueue.o.cmd')]
 	log = os.path.join(req.logs, 'w1.log')
-	built, passed = os.path.join(build_dir, STAMP), os.path.join(build_dir, W1_STAMP)
+	built, passed = os.path.join(build_dir, stamps.BUILD), os.path.join(build_dir, stamps.W1)
+	name = f'W=1 {version}'
 	with lock.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
-		inputs = read_stamp(built)
-		if inputs and inputs == read_stamp(passed):
+		inputs = stamps.read(built)
+		if inputs and inputs == stamps.read(passed):
 			say(f'{version}: kernel/workqueue.o with W=1: no warning '
 			    f'(nothing it is built from changed since it last passed)')
-			return True
+			return Step(name, True)
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(passed)
 		for path in keep:
@@ -109,17 +136,17 @@ def w1(version: str, tree: str) -> bool:
 		print(f'  {line}')
 	ok = rc == 0 and not warnings
 	if ok and inputs:
-		write_stamp(passed, inputs)
-	say(f'{version}: kernel/workqueue.o with W=1: '
-	    f'{"no warning" if ok else f"{len(warnings)} warnings, exit {rc} ({log})"}')
-	return ok
+		stamps.write(passed, inputs)
+	detail = f'{len(warnings)} warnings, ' + (f'exit {rc}, ' if rc else '') + log
+	say(f'{version}: kernel/workqueue.o with W=1: {"no warning" if ok else detail}')
+	return Step(name, ok, '' if ok else detail)
 
 
-def style(tree: str) -> bool:
+def style(tree: str) -> Step:
 	"""checkpatch --strict on every patch, shellcheck on the shell scripts.
 	A patch checkpatch found clean is not checked again with the same
 	checkpatch (the tree's commit): its verdict is kept in the cache."""
-	ok = True
+	bad = []
 	# Debian's python3 has the modules checkpatch's SPDX check imports.
 	env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
 	clean_dir = os.path.join(paths.cache_dir(), 'checkpatch-clean')
@@ -127,8 +154,7 @@ def style(tree: str) -> bool:
 	head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=tree, capture_output=True,
 			      text=True, check=False).stdout.strip()
 	for patch in series.patches():
-		with open(patch, 'rb') as f:
-			key = hashlib.sha256(head.encode() + b'\0' + f.read()).hexdigest()
+		key = stamps.patch_key(head, patch)
 		clean = os.path.join(clean_dir, key)
 		if head and os.path.exists(clean):
 			continue
@@ -136,21 +162,21 @@ def style(tree: str) -> bool:
 				      cwd=tree, env=env, capture_output=True, text=True,
 				      check=False)
 		if proc.returncode or proc.stdout.strip() or proc.stderr.strip():
-			ok = False
+			bad.append(f'checkpatch {os.path.basename(patch)}')
 			say(f'checkpatch --strict: {os.path.basename(patch)}')
 			sys.stdout.write(proc.stdout + proc.stderr)
 		elif head:
 			open(clean, 'w', encoding='utf-8').close()
-	proc = subprocess.run(['shellcheck', os.path.join(paths.REPO, '.ci', 'run')],
-			      capture_output=True, text=True, check=False)
+	script = os.path.join(paths.REPO, '.ci', 'run')
+	proc = subprocess.run(['shellcheck', script], capture_output=True, text=True, check=False)
 	if proc.returncode:
-		ok = False
+		bad.append(f'shellcheck {os.path.relpath(script, paths.REPO)}')
 		sys.stdout.write(proc.stdout + proc.stderr)
-	say(f'checkpatch --strict and shellcheck: {"clean" if ok else "FAILED"}')
-	return ok
+	say(f'checkpatch --strict and shellcheck: {"FAILED" if bad else "clean"}')
+	return Step('checkpatch and shellcheck', not bad, ', '.join(bad))
 
 
-def coverage_map() -> bool:
+def coverage_map() -> Step:
 	"""kunit/coverage.ini against the interface of every supported tree."""
 	entries = coverage.load()
 	problems = coverage.check(entries, {v: coverage.interface(t)
@@ -159,10 +185,16 @@ def coverage_map() -> bool:
 		print(f'  {line}')
 	say(f'coverage map: {len(entries)} entries, '
 	    f'{"every name covered" if not problems else f"{len(problems)} problems"}')
-	return not problems
+	return Step('coverage map', not problems,
+		    f'{len(problems)} problems, listed above' if problems else '')
 
 
-def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None) -> None:
+def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None,
+	    steps: Sequence[Step] = ()) -> results.Counts:
+	"""Print @lines, each failed KUnit result of @total, @extra, then how
+	many of @steps failed and a line naming each; last, the count line, in
+	which the failed steps other than boots are added to @total's failed
+	results.  The counts of that line: the gate passed if none failed."""
 	say('summary:')
 	for line in lines:
 		print(f'  {line}')
@@ -170,24 +202,40 @@ def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None
 		print(f'  FAILED {name}')
 	if extra:
 		print(f'  {extra}')
-	print(total.line())
+	failed = [s for s in steps if not s.ok]
+	counted = [s for s in failed if not s.boots]
+	if steps:
+		print(f'  steps: {len(steps)}, {len(failed) or "none"} failed; failed below: '
+		      f'{total.failed} KUnit results + {len(counted)} failed steps other than boots')
+	for step in failed:
+		print(f'  {step.line()}')
+	shown = replace(total, failed=total.failed + len(counted))
+	print(shown.line())
+	return shown
 
 
 def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	  self_test: bool = True) -> bool:
-	"""The whole gate; True if every step passed."""
+	"""The whole gate, its boots with @smp CPUs (UML's with one); True if
+	every step passed: if the summary's last line counts none failed."""
 	versions = kernels.supported()
 	for version in versions:
 		boots.select(boot, version)
+	qemu = [a for a in map(arches.get, (arches.DEFAULT,) + OTHER_ARCHES) if a.qemu_config]
+	most = min(a.max_cpus for a in qemu)
+	if smp > most:
+		raise WqKunitError(f'--smp {smp}: the gate boots {", ".join(a.name for a in qemu)}, '
+				   f'1 to {most} CPUs')
 	start = time.monotonic()
 	runner.PHASES.clear()
 	runner.PHASE_RUNS.clear()
 	with phase('packages'):
 		packages.ensure(PACKAGES, say)
-	ok = True
+	steps = []
 	if self_test:
 		with phase('tools tests'):
-			ok = tools_tests()
+			passed = tools_tests()
+		steps.append(Step("tools' tests", passed, '' if passed else 'their output is above'))
 	out = runner.Outcome()
 	ran = {}
 	for version in versions:
@@ -197,8 +245,9 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		out.lines += done.lines
 		out.tree = done.tree
 		ran[version] = sorted({b.name for b in done.boots})
+		steps.append(boots_step(f'boots {version}', done.boots))
 		with phase('W=1'):
-			ok = w1(version, done.tree) and ok
+			steps.append(w1(version, done.tree))
 	for name in OTHER_ARCHES:
 		arch = arches.get(name)
 		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
@@ -207,17 +256,22 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		out.boots += done.boots
 		out.lines += done.lines
 		ran[req.label] = sorted({b.name for b in done.boots})
+		steps.append(boots_step(f'boots {versions[-1]}/{name}', done.boots))
 	# What claims --write may use: these logs, and nothing run after them.
-	claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
-			   {'boot': boot, 'smp': smp, 'kunit_args': []})
+	try:
+		claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
+				   {'boot': boot, 'smp': smp, 'kunit_args': []})
+	except OSError as e:
+		say(f'the gate\'s logs cannot be recorded for the claims: {e}')
+		steps.append(Step('record of the logs for the claims', False, str(e)))
 	if debug:
 		for version in versions:
-			ok = debug_run(version, jobs, timeout, out) and ok
+			steps += debug_run(version, jobs, timeout, out)
 	with phase('checkpatch and shellcheck'):
-		ok = style(out.tree) and ok
+		steps.append(style(out.tree))
 	with phase('coverage map'):
-		ok = coverage_map() and ok
+		steps.append(coverage_map())
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
-	summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} boots); '
-		f'wall {time.monotonic() - start:.0f} s')
-	return ok and out.counts.failed == 0
+	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
+			f'boots); wall {time.monotonic() - start:.0f} s', steps)
+	return shown.failed == 0
