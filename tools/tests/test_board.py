@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from tests.util import TempDirTest
-from wqkunit import assess, board, mutate
+from wqkunit import board, mutate, verdict
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')
@@ -41,6 +41,10 @@ class BoardTest(TempDirTest):
 		return subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp'],
 				      cwd=cwd, env=dict(env, PYTHONPATH=self.tmp),
 				      capture_output=True, text=True, check=False)
+
+	def test_no_topology_lines_fail_closed_unless_filtered(self):
+		self.assertEqual(board.check('ok 1 workqueue_percpu\n', 8), board.NOT_PRINTED)
+		self.assertIsNone(board.check('ok 1 workqueue_percpu\n', 8, filtered=True))
 
 	def test_qemu_failure_shows_qemu_message(self):
 		self.tool('qemu-system-arm', 'echo "qemu-system-arm: -smp 8: too many CPUs" >&2; exit 1')
@@ -92,8 +96,8 @@ class BoardCheckTest(TempDirTest):
 		self.assertIsNone(board.check(_topology([1024] * 3), 3, board.HOMOGENEOUS))
 		self.assertIsNone(board.check(_topology([1024]), 1))
 
-	def test_no_topology_printed_is_not_checked(self):
-		self.assertIsNone(board.check('ok 1 broken_workqueue\n', 8))
+	def test_no_topology_printed_is_checked_only_in_a_filtered_run(self):
+		self.assertIsNone(board.check('ok 1 broken_workqueue\n', 8, filtered=True))
 
 	def test_another_board_is_named(self):
 		for console, cpus, kind, why in (
@@ -109,11 +113,13 @@ class BoardCheckTest(TempDirTest):
 			with self.subTest(why):
 				self.assertEqual(board.check(console, cpus, kind), why)
 
-	def test_a_mutant_only_the_board_check_sees_is_killed(self):
-		judged = assess.boot('', None, True, board.PREFIX + 'the guest has CPUs 0 online of 8')
-		for caught_by, outcome in ((board.CAUGHT_BY, mutate.KILLED),
+	def test_a_board_check_is_never_a_kill(self):
+		"""Only a case failing an expectation kills; a mutant the board
+		check alone sees is counted apart, whatever its header says."""
+		judged = verdict.boot('', None, True, board.PREFIX + 'the guest has CPUs 0 online of 8')
+		for caught_by, outcome in ((board.CAUGHT_BY, mutate.BOARD),
 					   ('workqueue_percpu.queue_work_runs_on_local_cpu',
-					    mutate.BOOT_ERROR)):
+					    mutate.BOARD)):
 			with self.subTest(caught_by):
 				mutant = mutate.Mutant('cpu-online-fails', 'x.patch', 'model',
 						       caught_by, ['default'], None)

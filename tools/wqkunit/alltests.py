@@ -9,8 +9,8 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import arches, proc, runner, source
-from .kunit_runner import Kunit
+from . import arches, boots, proc, runner, source, verdict
+from .kunitpy import Kunit
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
 OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'
@@ -87,18 +87,43 @@ def kconfig(arch: str) -> List[str]:
 	return [ALL_TESTS] + [f'# {symbol} is not set' for symbol in LEFT_OUT.get(arch, {})]
 
 
-def _boot(kunit: Kunit, label: str, jobs: int, timeout: int, logs: str,
-	  say: Callable[[str], None]) -> Dict[str, str]:
-	say(f'building {label} the series, with {ALL_TESTS}')
-	secs = kunit.build(jobs, os.path.join(logs, f'{label}.build.log'),
-			   kconfig=kconfig(kunit.arch.name))
-	say(f'built in {secs:.0f} s; booting it')
-	console = os.path.join(logs, f'{label}.console')
-	kunit.boot([], [], timeout, console, board=None)
-	text, _ = kunit.parse(console, os.path.join(logs, f'{label}.json'))
-	if not text:
-		return {}
-	return verdicts(text)
+# The one boot of each side: the whole all-tests run, on no board in
+# particular (alltests compares results, not placement).
+BOOT = boots.Boot(name='alltests', description='every KUnit suite', kernel_args=[],
+		  kernels=None)
+
+
+def _boot(kunit: Kunit, req: runner.BuildRequest, label: str, timeout: int,
+	  logs: str, say: Callable[[str], None]) -> Tuple[Dict[str, str], verdict.Verdict]:
+	"""Build and boot one side through the runner, results printed as the
+	guest prints them: (every result, the boot's verdict)."""
+	_, error = runner.build_once(kunit, req, kconfig(kunit.arch.name), logs, say)
+	if error:
+		return {}, verdict.build_failed(error, label)
+	ex = runner.ExecRequest([BOOT], timeout, board=None, log_prefix=f'{label}.',
+				explain=False)
+	done = runner.boot_once(kunit, req, ex, BOOT, 8, logs, say)
+	json_path = os.path.splitext(done.console)[0] + '.json'
+	try:
+		with open(json_path, encoding='utf-8') as f:
+			return verdicts(f.read()), done.judged
+	except OSError:
+		return {}, done.judged
+
+
+def boot_problems(ours: verdict.Verdict, base: verdict.Verdict) -> List[str]:
+	"""What a side's boot says beyond its results: a build or boot error,
+	a crash or hang (the suites after it never reported), and a kernel
+	report the series brings (one the other side does not make too)."""
+	problems = []
+	for side, v in (('with the series', ours), ('without', base)):
+		if v.kind in (verdict.BUILD_ERROR, verdict.BOOT_ERROR, verdict.CRASHED):
+			problems.append(f'{side}: {v.kind}: ' + ' '.join(
+				l.strip() for l in v.explain()[1:3]))
+	theirs = {(s.case, s.kind) for s in base.reports}
+	problems += [f'kernel report with the series only: {s.summary()}'
+		     for s in ours.reports if (s.case, s.kind) not in theirs]
+	return problems
 
 
 def check(version: str, arch_name: str, jobs: int, timeout: int,
@@ -111,17 +136,20 @@ def check(version: str, arch_name: str, jobs: int, timeout: int,
 	for symbol, why in LEFT_OUT.get(arch_name, {}).items():
 		say(f'left out on both sides: {symbol}: {why}')
 	with runner.prepared(req, say) as kunit:
-		ours = _boot(Kunit(kunit.tree, req.build_path + '-alltests', arch=arch, reuse=True),
-			     'with', jobs, timeout, logs, say)
+		ours, judged = _boot(Kunit(kunit.tree, req.build_path + '-alltests', arch=arch,
+					   reuse=True, say=say), req, 'with', timeout, logs, say)
 		# The same kunitconfig without our suite, which the base tree lacks.
 		config = os.path.join(logs, 'kunitconfig.base')
 		with open(config, 'w', encoding='utf-8') as out:
 			for path in arch.kunitconfigs:
 				with open(path, encoding='utf-8') as f:
 					out.writelines(l for l in f if l.strip() != OURS)
-		base = _boot(Kunit(_base_tree(kunit.tree), req.build_path + '-alltests-base',
-				   kunitconfigs=(config,), arch=arch, reuse=True),
-			     'without', jobs, timeout, logs, say)
+		base, base_judged = _boot(Kunit(_base_tree(kunit.tree),
+						req.build_path + '-alltests-base',
+						kunitconfigs=(config,), arch=arch, reuse=True,
+						say=say), req, 'without', timeout, logs, say)
+	problems = boot_problems(judged, base_judged)
 	if not ours or not base:
-		return ['a boot gave no result: see ' + logs], []
-	return compare(ours, base, ('workqueue_',))
+		return problems + ['a boot gave no result: see ' + logs], []
+	found, lines = compare(ours, base, ('workqueue_',))
+	return problems + found, lines

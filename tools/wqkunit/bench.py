@@ -11,9 +11,10 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import assess, paths
+from . import boots, paths, runner
 from .errors import WqKunitError
-from .kunit_runner import Kunit, run_tree
+from .kunitpy import Kunit
+from .procs import run_tree
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
@@ -100,7 +101,10 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 		phases[f'suite build{what} over plain'] = suite / base - 1
 	warm: List[float] = []
 	incremental: List[float] = []
-	boots: List[float] = []
+	boots_secs: List[float] = []
+	req = runner.BuildRequest(version, jobs=jobs)
+	default = boots.select('default', version)[0]
+	ex = runner.ExecRequest([default], 300, live=False, log_prefix='bench.')
 	guest: Dict[str, List[float]] = {}
 	test_file = os.path.join(tree, 'kernel', 'tests', 'workqueue_kunit.c')
 	for run in range(runs):
@@ -108,19 +112,20 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 		warm.append(ours.build(jobs, log))
 		os.utime(test_file)
 		incremental.append(ours.build(jobs, log))
-		console = os.path.join(root, 'boot.console')
-		boots.append(ours.boot([], [], 300, console))
-		with open(console, encoding='utf-8', errors='replace') as f:
-			whole = f.read()
-		judged = assess.boot(whole, *ours.parse(console, console + '.json'))
-		if not judged.passed:
+		# Through the runner: the same verdict, board check included.
+		done = runner.boot_once(ours, req, ex, default, 8, root, say)
+		boots_secs.append(done.seconds)
+		if not done.judged.passed:
+			runner.explain([done], say)
 			raise WqKunitError(f'{version}: a measured boot failed: '
-					   f'{judged.counts.failures[0]} (console: {console})')
+					   f'{done.judged.kind} (console: {done.console})')
+		with open(done.console, encoding='utf-8', errors='replace') as f:
+			whole = f.read()
 		for key, value in guest_times(whole).items():
 			guest.setdefault(key, []).append(value)
 	phases['warm rebuild, nothing changed'] = statistics.median(warm)
 	phases['rebuild after touching the test file'] = statistics.median(incremental)
-	phases['boot, QEMU start to exit'] = statistics.median(boots)
+	phases['boot, QEMU start to exit'] = statistics.median(boots_secs)
 	for key, values in guest.items():
 		phases[key] = statistics.median(values)
 	shutil.rmtree(os.path.join(root, 'plain'), ignore_errors=True)

@@ -3,7 +3,7 @@
 
 from dataclasses import dataclass, field
 import json
-from typing import List
+from typing import Dict, List
 
 from .errors import WqKunitError
 
@@ -14,12 +14,17 @@ class Counts:
 	failed: int = 0
 	skipped: int = 0
 	failures: List[str] = field(default_factory=list)
+	# Each failed result's status as kunit.py's JSON gives it: FAIL for
+	# a case that failed an expectation, ERROR for one a crash or hang
+	# cut short (kunit.py names those it never saw "").
+	statuses: Dict[str, str] = field(default_factory=dict)
 
 	def add(self, other: 'Counts') -> None:
 		self.passed += other.passed
 		self.failed += other.failed
 		self.skipped += other.skipped
 		self.failures += other.failures
+		self.statuses.update(other.statuses)
 
 	def total(self) -> int:
 		return self.passed + self.failed + self.skipped
@@ -39,6 +44,7 @@ def _walk(group: dict, prefix: str, counts: Counts) -> None:
 		else:
 			counts.failed += 1
 			counts.failures.append(f'{name} ({status})')
+			counts.statuses[name] = status or ''
 	for sub in group.get('sub_groups', []):
 		_walk(sub, prefix + sub['name'] + '.', counts)
 

@@ -1,71 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Build a kernel once, boot it many times: the one runner behind run,
-check, soak, mutate and bench, driven by a build and an exec request as
-kunit.py's own KunitBuildRequest and KunitExecRequest are."""
+"""Build a kernel once, boot it many times, judge every boot: the one path
+from build to verdict behind run, check, soak, mutate, bench, report and
+alltests, driven by a build and an exec request as kunit.py's own
+KunitBuildRequest and KunitExecRequest are."""
 
-import collections
 import contextlib
 from dataclasses import dataclass, field
 import hashlib
 import os
-import re
 import shutil
 import time
-from typing import Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from . import assess, boots, kernels, lock, packages, paths, results, series, source
+from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
 from . import arches, board as board_mod
-from .errors import StaleKernel, WqKunitError
-from .kunit_runner import Kunit
-
-# KTAP lines as the guest prints them, after the printk time stamp if any.
-STAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
-SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
-RESULT = re.compile(r'^( *)((?:not )?ok) \d+ (\S+)(.*)$')
-
-
-class Live:
-	"""Each result line, named in full (suite.case.param), as the guest
-	prints it: a hang shows where it is.  Only shown, never counted:
-	kunit.py's parser counts."""
-
-	def __init__(self, label: str) -> None:
-		self.label = label
-		self.subtests: Dict[int, str] = {}
-
-	def __call__(self, line: str) -> None:
-		line = STAMP.sub('', line.rstrip())
-		match = SUBTEST.match(line)
-		if match:
-			depth = len(match.group(1))
-			self.subtests = {d: n for d, n in self.subtests.items() if d < depth}
-			self.subtests[depth] = match.group(2)
-			return
-		match = RESULT.match(line)
-		if match:
-			depth = len(match.group(1))
-			name = [n for d, n in sorted(self.subtests.items()) if d <= depth]
-			print(f'  {self.label} {match.group(2)} {".".join(name + [match.group(3)])}'
-			      f'{match.group(4)}', flush=True)
-
-
-def say(msg: str) -> None:
-	print(f'wq-kunit: {msg}', flush=True)
-
-
-# Wall seconds per phase of this invocation, and how often each ran.
-PHASES: Dict[str, float] = collections.defaultdict(float)
-PHASE_RUNS: collections.Counter = collections.Counter()
-
-
-@contextlib.contextmanager
-def phase(name: str) -> Iterator[None]:
-	start = time.monotonic()
-	try:
-		yield
-	finally:
-		PHASES[name] += time.monotonic() - start
-		PHASE_RUNS[name] += 1
+from .errors import WqKunitError
+from .kunitpy import Kunit
+from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
 
 
 @dataclass
@@ -98,8 +49,11 @@ class BuildRequest:
 
 	@property
 	def lock_path(self) -> str:
-		"""One lock per source tree: its build directories share its files."""
-		name = self.label[:-len('-debug')] if self.debug else self.label
+		"""One lock per source tree, whatever the architecture or build:
+		every build of it reads the same files, which a mutant or the
+		broken case changes for the time it is built."""
+		name = f'tree-{hashlib.sha1(os.path.abspath(self.tree).encode()).hexdigest()[:12]}' \
+			if self.tree else self.version
 		return os.path.join(paths.cache_dir(), 'locks', f'{name}.lock')
 
 
@@ -115,6 +69,7 @@ class ExecRequest:
 	log_prefix: str = ''			# of each console and JSON in the logs
 	keep_failed: bool = True		# a copy of a failed boot's console
 	board: Optional[str] = board_mod.BIG_LITTLE	# the guest's board; None: any
+	explain: bool = True			# say why a failed boot failed
 
 
 @dataclass
@@ -122,7 +77,7 @@ class Boot:
 	"""One boot's verdict, and where its console is."""
 	name: str
 	label: str
-	judged: assess.Assessment
+	judged: verdict.Verdict
 	console: str
 	seconds: float
 
@@ -183,7 +138,8 @@ def variant_name(kconfig: Sequence[str]) -> str:
 def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
 	"""Build @req once per Kconfig variant its boots need, each variant
 	in a build directory of its own; boot each of @ex.boots @ex.repeat
-	times with each CPU count of @ex.smps."""
+	times with each CPU count of @ex.smps.  A variant that does not
+	build gives a build-error verdict for each of its boots."""
 	out = Outcome()
 	logs = req.logs
 	os.makedirs(logs, exist_ok=True)
@@ -193,35 +149,74 @@ def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) ->
 		prepare = PHASES['prepare'] - prepare
 		for kconfig, group in boots.by_build(ex.boots):
 			kunit = base.variant(variant_name(kconfig)) if kconfig else base
-			extra = f' with {" ".join(kconfig)}' if kconfig else ''
-			log(f'building {req.version}{extra} in {kunit.build_dir}')
-			with phase('build'):
-				build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
-			log('up to date: nothing it is built from changed since its last build'
-			    if kunit.skipped else f'built in {build:.1f} s')
+			build, error = build_once(kunit, req, kconfig, logs, log)
 			for _ in range(ex.repeat):
 				for smp in ex.smps:
 					for b in group:
-						done = boot_once(kunit, req, ex, b, smp, logs, log)
+						if error:
+							done = _unbuilt(req, ex, b, smp, error)
+						else:
+							done = boot_once(kunit, req, ex, b, smp, logs, log)
 						out.boots.append(done)
 						out.lines.append(f'{done.label}: {done.judged.counts.line()}; '
 								 f'prepare {prepare:.1f} s, build {build:.1f} s, '
 								 f'boot to last result {done.seconds:.1f} s')
 						log(out.lines[-1])
 						prepare = 0.0
+	if ex.explain:
+		explain(out.boots)
 	return out
+
+
+def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: str,
+	       log: Callable[[str], None] = say) -> Tuple[float, Optional[str]]:
+	"""Build @kunit with @kconfig: (seconds, None), or (seconds, why not)."""
+	extra = f' with {" ".join(kconfig)}' if kconfig else ''
+	log(f'building {req.version}{extra} in {kunit.build_dir}')
+	start = time.monotonic()
+	with phase('build'):
+		try:
+			build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
+		except WqKunitError as e:
+			log(f'FAILED to build {req.version}{extra}: {e}')
+			return time.monotonic() - start, str(e)
+	log('up to date: nothing it is built from changed since its last build'
+	    if kunit.skipped else f'built in {build:.1f} s')
+	return build, None
+
+
+def names(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int) -> Tuple[str, str]:
+	"""(label, log stem) of a boot: "6.12/arm64 [default] 4 CPUs", say,
+	and "default.smp4"."""
+	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
+	label += '' if smp == 8 else f' {smp} CPUs'
+	if req.arch != arches.DEFAULT:
+		label = label.replace(req.version, f'{req.version}/{req.arch}', 1)
+	other = ex.board if ex.board != arches.get(req.arch).board else None
+	if other:
+		label = f'{label} {other}'
+	return label, lognames.stem(b.name, smp, ex.log_prefix, other)
+
+
+def _unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
+	     error: str) -> Boot:
+	label, _ = names(req, ex, b, smp)
+	return Boot(b.name, label, verdict.build_failed(error, label), '', 0.0)
+
+
+def _filtered(kernel_args: Sequence[str], kunit_args: Sequence[str]) -> bool:
+	"""Whether a boot runs only some suites: a filter_glob on the kernel's
+	command line, or a positional argument (the glob) for kunit.py exec."""
+	return any(a.startswith('kunit.filter') for a in kernel_args) or \
+		any(not a.startswith('-') for a in kunit_args) or \
+		any(a.startswith('--filter') for a in kunit_args)
 
 
 def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	      smp: int, logs: str, log: Callable[[str], None] = say) -> Boot:
-	"""Boot what @kunit built once and judge it (assess.boot)."""
-	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
-	stem = ex.log_prefix + (b.name if smp == 8 else f'{b.name}.smp{smp}')
-	label += '' if smp == 8 else f' {smp} CPUs'
-	if req.arch != arches.DEFAULT:
-		label = label.replace(req.version, f'{req.version}/{req.arch}', 1)
-	if ex.board != arches.get(req.arch).board:
-		stem, label = f'{stem}.{ex.board}', f'{label} {ex.board}'
+	"""Boot what @kunit built once and judge it (verdict.boot), with the
+	board and stale-kernel checks as part of the verdict."""
+	label, stem = names(req, ex, b, smp)
 	console = os.path.join(logs, f'{stem}.console')
 	json_path = os.path.join(logs, f'{stem}.json')
 	# The label names a CPU count other than 8 already.
@@ -230,24 +225,23 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	    f'booting {label} with {smp} CPUs in QEMU')
 
 	secs, error = 0.0, None
+	follow = ktap.Follower(label, echo=ex.live)
 	with phase('boot'):
 		try:
 			secs = kunit.boot(b.kernel_args, ex.kunit_args, ex.timeout, console, smp,
-					  on_line=Live(label) if ex.live else None,
-					  board=ex.board)
-		except StaleKernel:
-			raise
+					  on_line=follow, board=ex.board)
 		except WqKunitError as e:
 			error = str(e)
 		text, complete = kunit.parse(console, json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
-	# Not the board asked for: every verdict of the boot is about another machine.
-	problem = board_mod.check(whole, smp, ex.board) if ex.board else None
-	if problem and not error:
-		error = board_mod.PREFIX + problem
-	judged = assess.boot(whole, text, complete, error)
-	_tell(judged, label, console, whole, log)
+	judged = verdict.boot(whole, text, complete, error, follow.failures,
+			      follow.running(), console)
+	problem = None if error else _checks(kunit, ex, b, smp, console, whole, judged)
+	if problem:
+		judged = verdict.boot(whole, text, complete, problem, follow.failures,
+				      follow.running(), console)
+	_tell(judged, label, log)
 	if ex.json and text:
 		dest = ex.json if len(ex.boots) == 1 else \
 			f'{os.path.splitext(ex.json)[0]}.{req.version}.{b.name}.json'
@@ -260,18 +254,42 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	return Boot(b.name, label, judged, console, secs)
 
 
-def _tell(judged: assess.Assessment, label: str, console: str, whole: str,
-	  log: Callable[[str], None]) -> None:
-	"""Say why a boot failed, with the end of its console where no case
-	is to blame."""
+def _checks(kunit: Kunit, ex: ExecRequest, b: boots.Boot, smp: int, console: str,
+	    whole: str, judged: verdict.Verdict) -> Optional[str]:
+	"""A boot error from the stale-kernel or the board check, or None.
+	Not the board asked for: every verdict of the boot is about another
+	machine; not the kernel built: about another kernel.  A boot that
+	never got as far as the topology suite has its own verdict."""
+	stale = kunit.stale(console)
+	if stale:
+		return 'stale kernel: ' + stale
+	if not ex.board or judged.errors:
+		return None
+	problem = board_mod.check(whole, smp, ex.board,
+				  _filtered(b.kernel_args, ex.kunit_args) or judged.incomplete)
+	return board_mod.PREFIX + problem if problem else None
+
+
+def _tell(judged: verdict.Verdict, label: str, log: Callable[[str], None]) -> None:
+	"""Say at once why a boot failed; the end of its console where no
+	case is to blame."""
 	for splat in judged.boot_reports:
 		log(f'note: {label}: the kernel reported a problem before the suite: '
 		    f'{splat.summary()}')
 	for splat in judged.reports:
 		log(f'FAILED {label}: kernel report during the suite: {splat.summary()}')
 		print('\n'.join(splat.lines), flush=True)
-	for name in judged.counts.failures:
-		log(f'FAILED {label} {name}')
-	if judged.errors:
-		log(f'{label}: the console ({console}) ends with:')
-		print('\n'.join(whole.splitlines()[-20:]), flush=True)
+	if judged.errors or judged.incomplete:
+		log(f'{label}: {judged.kind}; the console ({judged.console}) ends with:')
+		with open(judged.console, encoding='utf-8', errors='replace') as f:
+			print('\n'.join(f.read().splitlines()[-20:]), flush=True)
+
+
+def explain(done: Sequence[Boot], log: Callable[[str], None] = say) -> None:
+	"""For every failed boot of @done: its verdict, each failing case with
+	the lines KUnit printed for it, and the path of its console."""
+	failed = [b for b in done if not b.judged.passed]
+	if failed:
+		log(f'{len(failed)} of {len(done)} boots failed:')
+	for b in failed:
+		print(f'  {b.label}: ' + '\n    '.join(b.judged.explain()), flush=True)

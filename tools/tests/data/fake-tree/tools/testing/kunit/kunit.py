@@ -5,9 +5,10 @@ replay consoles recorded from real boots (tools/tests/data/replay/).
 What a build or boot does is read from markers in the tree's
 kernel/workqueue.c, which a test (or a test mutant) writes:
   /* replay-build: error */               the build fails as gcc would
-  /* replay: NAME [if TEXT] [sleep S] */  exec prints NAME.console (the
-      first marker whose TEXT is in the kernel arguments, default "pass"),
-      then waits S seconds; NAME "exec-error" fails as QEMU would
+  /* replay: NAME [if TEXT] [sleep S] [wait] */  exec prints NAME.console
+      (the first marker whose TEXT is in the kernel arguments, default
+      "pass"), then with "wait" waits for the file "release" in the build
+      directory, then S seconds; NAME "exec-error" fails as QEMU would
 A boot with kunit.filter_glob=broken_workqueue.* replays "broken", one
 with workqueue.kunit_report= the placement report.
 parse writes the recording's JSON, as kunit.py parse did on it, and
@@ -48,18 +49,41 @@ def build(argv):
 			f.write('built\n')
 	with open(os.path.join(out, '.config'), 'w', encoding='utf-8') as f:
 		f.write(''.join(k + '\n' for k in _opt(argv, 'kconfig_add')))
+	# The build's UTS_VERSION, which exec prints as the kernel would.
+	os.makedirs(os.path.join(out, 'include', 'generated'), exist_ok=True)
+	with open(os.path.join(out, 'include', 'generated', 'utsversion.h'), 'w',
+		  encoding='utf-8') as f:
+		f.write(f'#define UTS_VERSION "#{int(time.time() * 1000)} SMP replay"\n')
 	return 0
+
+
+def _uts(build_dir):
+	try:
+		with open(os.path.join(build_dir, 'include', 'generated', 'utsversion.h'),
+			  encoding='utf-8') as f:
+			return f.read().split('"')[1]
+	except OSError:
+		return '#0 SMP unbuilt'
+
+
+def _as_built(line, uts):
+	"""The recording's "Linux version" line with the UTS_VERSION @uts,
+	its topology lines those of the board asked for (WQ_KUNIT_BOARD)."""
+	if os.environ.get('WQ_KUNIT_BOARD') != 'biglittle':
+		line = re.sub(r'(online capacity )\d+', r'\g<1>1024', line)
+	return re.sub(r'#\d+ SMP .*$', uts, line) if 'Linux version ' in line else line
 
 
 def execute(argv):
 	args = ' '.join(_opt(argv, 'kernel_args'))
-	name, sleep = 'pass', 0.0
+	name, sleep, wait = 'pass', 0.0, False
 	for marker in _markers('replay'):
 		words = marker.split()
 		cond = words[words.index('if') + 1] if 'if' in words else ''
 		if cond in args:
 			name = words[0]
 			sleep = float(words[words.index('sleep') + 1]) if 'sleep' in words else 0.0
+			wait = 'wait' in words
 			break
 	if 'broken_workqueue' in args:
 		name = 'broken'
@@ -69,8 +93,10 @@ def execute(argv):
 		print('qemu-system-arm: -dtb biglittle-8cpu-1024m.dtb: No such file or directory',
 		      file=sys.stderr)
 		return 1
+	uts = _uts(_opt(argv, 'build_dir')[0])
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
+			line = _as_built(line.rstrip('\n'), uts) + '\n'
 			if name == 'report':
 				# The recording's configuration, made the one asked for.
 				for key in ('power_efficient', 'kunit_report'):
@@ -80,19 +106,32 @@ def execute(argv):
 						      line) if asked else line
 			sys.stdout.write(line)
 			sys.stdout.flush()
-	with open(os.path.join(_opt(argv, 'build_dir')[0], 'printed-at'), 'w',
-		  encoding='utf-8') as f:
-		f.write(f'{time.time()}\n')
+	build_dir = _opt(argv, 'build_dir')[0]
+	if wait:
+		# Until the tools showed the last line (they write "release"):
+		# a reader that buffered the output until we exit never does.
+		release = os.path.join(build_dir, 'release')
+		for _ in range(300):
+			if os.path.exists(release):
+				break
+			time.sleep(0.1)
+		with open(os.path.join(build_dir, 'waited'), 'w', encoding='utf-8') as f:
+			f.write('released\n' if os.path.exists(release) else 'never released\n')
 	time.sleep(sleep)
 	return 0
 
 
+def _normal(console):
+	return '\n'.join(re.sub(r'(online capacity )\d+', r'\1N', _as_built(l, '#N'))
+			 for l in console.splitlines())
+
+
 def parse(argv):
 	with open(argv[-1], encoding='utf-8', errors='replace') as f:
-		console = f.read()
+		console = _normal(f.read())
 	for name, status in COMPLETE.items():
 		with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
-			if f.read() == console or (name == 'report' and 'report: mask=' in console):
+			if _normal(f.read()) == console or (name == 'report' and 'report: mask=' in console):
 				with open(os.path.join(REPLAY, f'{name}.json'), encoding='utf-8') as src, \
 				     open(_opt(argv, 'json')[0], 'w', encoding='utf-8') as dst:
 					dst.write(src.read())

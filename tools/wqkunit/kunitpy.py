@@ -1,49 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 """Building and booting through the kernel tree's own kunit.py.
 
-The console of every boot is kept whole (kunit.py exec --raw_output=all),
-then handed to kunit.py parse, whose parser prints the results and writes
-the JSON that the tool counts.
+The console of every boot is kept whole (kunit.py exec --raw_output=all)
+and followed line by line as QEMU prints it (ktap.Follower), then handed
+to kunit.py parse, whose parser counts the results in the JSON it writes.
 """
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import arches, paths
+from . import arches, paths, progress, stamps
 from . import board as board_mod
-from .errors import StaleKernel, WqKunitError
+from .errors import WqKunitError
+from .procs import run_tree
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
-# Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
-GRACE = 10
-# In a build directory: the digest of the inputs of the last build that
-# succeeded there (Kunit.inputs()).  It is removed before each build.
-STAMP = '.wq-kunit-inputs'
-
-
-def read_stamp(path: str) -> str:
-	"""The digest a stamp file holds, '' if there is none."""
-	try:
-		with open(path, encoding='utf-8') as f:
-			return f.read()
-	except OSError:
-		return ''
-
-
-def write_stamp(path: str, digest: str) -> None:
-	with open(path, 'w', encoding='utf-8') as f:
-		f.write(digest)
-
-
 # Every object goes through ccache (Arch.gcc), whose cache is in ours: a
 # rebuild of something built before (a mutant reverted, a case added and
 # removed again) costs a lookup, not a compilation.
@@ -68,7 +46,9 @@ class Kunit:
 		     qemu_config: Optional[str] = ARCH_QEMU,
 		     kunitconfigs: Optional[Sequence[str]] = None,
 		     arch: arches.Arch = arches.ARCHES[arches.DEFAULT],
-		     reuse: bool = False) -> None:
+		     reuse: bool = False,
+		     say: Callable[[str], None] = lambda m: print(f'wq-kunit: {m}', flush=True)
+		     ) -> None:
 		"""@qemu_config None: kunit.py's own configuration for @arch.
 		@reuse: skip a build whose inputs are those of the last one in
 		@build_dir; only for a tree whose every input git sees (ours)."""
@@ -76,6 +56,7 @@ class Kunit:
 		self.build_dir = build_dir
 		self.arch = arch
 		self.reuse = reuse
+		self.say = say
 		self.skipped = False		# the last build() was skipped
 		if qemu_config == ARCH_QEMU:
 			qemu_config = arch.qemu_config
@@ -97,7 +78,7 @@ class Kunit:
 		redoes only what the variant changes, and each directory keeps
 		its own kernel: no build switches one back and forth."""
 		other = Kunit(self.tree, f'{self.build_dir}+{name}', self.qemu_config,
-			      self.kunitconfigs, self.arch, self.reuse)
+			      self.kunitconfigs, self.arch, self.reuse, self.say)
 		if not os.path.isdir(other.build_dir) and \
 		   os.path.exists(os.path.join(self.build_dir, 'vmlinux')):
 			shutil.copytree(self.build_dir, other.build_dir, symlinks=True)
@@ -110,29 +91,11 @@ class Kunit:
 		where that cannot be told (not @reuse, or not a git work tree)."""
 		if not self.reuse:
 			return None
-		h = hashlib.sha256()
-		for part in self._cmd('build', [a for a in args if not a.startswith('--jobs=')]):
-			h.update(part.encode() + b'\0')
-		for path in self.kunitconfigs + ([self.qemu_config] if self.qemu_config else []):
-			h.update(_content(path))
 		compiler = shutil.which(f'{self.arch.cross}gcc')
-		if compiler:
-			st = os.stat(compiler)
-			h.update(f'{os.path.realpath(compiler)} {st.st_size} {st.st_mtime_ns}'.encode())
-		try:
-			head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=self.tree, check=True,
-					      capture_output=True, text=True).stdout
-			status = subprocess.run(['git', 'status', '--porcelain=v1', '-z', '-uall'],
-						cwd=self.tree, check=True, capture_output=True).stdout
-		except (OSError, subprocess.CalledProcessError):
-			return None
-		h.update(head.encode() + status)
-		for entry in status.split(b'\0'):
-			# "XY path"; a rename's source follows as an entry of its own.
-			path = entry[3:] if len(entry) > 3 and entry[2:3] == b' ' else entry
-			if path:
-				h.update(_content(os.path.join(self.tree, os.fsdecode(path))))
-		return h.hexdigest()
+		return stamps.inputs(
+			self.tree, self._cmd('build', [a for a in args if not a.startswith('--jobs=')]),
+			self.kunitconfigs + ([self.qemu_config] if self.qemu_config else []),
+			compiler)
 
 	def _cmd(self, sub: str, args: List[str]) -> List[str]:
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
@@ -155,15 +118,17 @@ class Kunit:
 		args = [f'--jobs={jobs}', f'--make_options=CC={self.arch.gcc}']
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		digest = self.inputs(args)
-		stamp = os.path.join(self.build_dir, STAMP)
-		self.skipped = bool(digest) and read_stamp(stamp) == digest and \
+		stamp = os.path.join(self.build_dir, stamps.BUILD)
+		self.skipped = bool(digest) and stamps.read(stamp) == digest and \
 			os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
 		if self.skipped:
 			return 0.0
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(stamp)
 		start = time.monotonic()
-		with open(log, 'w', encoding='utf-8') as out:
+		with open(log, 'w', encoding='utf-8') as out, \
+		     progress.shown(f'building {os.path.basename(self.build_dir)}',
+				    self.build_dir, self.say):
 			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
 					       stdout=out, env=dict(ccache_env(cold),
 								    WQ_KUNIT_ARCH=self.arch.name),
@@ -172,7 +137,7 @@ class Kunit:
 			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
 					   f'(whole log: {log})')
 		if digest:
-			write_stamp(stamp, digest)
+			stamps.write(stamp, digest)
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
@@ -201,24 +166,27 @@ class Kunit:
 		if returncode:
 			raise WqKunitError(f'kunit.py exec failed: {_last_line(errors)} '
 					   f'(console: {console}, stderr: {errors})')
-		self._check_booted(console)
 		return time.monotonic() - start
 
-	def _check_booted(self, console: str) -> None:
-		"""The kernel on @console is the one last built here, by its
-		UTS_VERSION (build number and time): a stale image fails loudly."""
+	def stale(self, console: str) -> Optional[str]:
+		"""Why the kernel on @console may not be the one last built here,
+		by its UTS_VERSION (build number and time), or None if it is.
+		Fails closed: a build or console it cannot read is a reason."""
 		try:
 			with open(os.path.join(self.build_dir, 'include', 'generated',
 					       'utsversion.h'), encoding='utf-8') as f:
 				built = f.read().split('"')[1]
 		except (OSError, IndexError):
-			return
+			return f'no UTS_VERSION in {self.build_dir}: cannot tell which kernel booted'
 		with open(console, encoding='utf-8', errors='replace') as f:
 			booted = [l for l in f if 'Linux version ' in l]
-		if booted and built not in booted[0]:
-			raise StaleKernel(f'QEMU booted another kernel than the one built in '
-					   f'{self.build_dir} ({built}): '
-					   f'{booted[0].split("Linux version ")[1].strip()[:120]}')
+		if not booted:
+			return 'no "Linux version" line on the console: cannot tell which kernel booted'
+		if built not in booted[0]:
+			return (f'QEMU booted another kernel than the one built in '
+				f'{self.build_dir} ({built}): '
+				f'{booted[0].split("Linux version ")[1].strip()[:120]}')
+		return None
 
 	def parse(self, console: str, json_out: str) -> Tuple[Optional[str], bool]:
 		"""Parse @console with kunit.py, quietly (the results were shown
@@ -235,109 +203,6 @@ class Kunit:
 				return f.read(), proc.returncode == 0
 		except OSError:
 			return None, False
-
-
-# A process: its pid and its start time, so that a pid used again by
-# some other process after ours ended is never signalled.
-Proc = Tuple[int, str]
-
-
-def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
-	     **kwargs) -> int:
-	"""Run @cmd and return its exit status; with @on_line, its output
-	goes through us line by line, to the file @kwargs['stdout'] and to
-	@on_line, as the command writes it.
-
-	If we are interrupted meanwhile, the whole process tree @cmd started
-	ends first (kunit.py, make and its compilers, QEMU): nothing may go on
-	writing to a build directory whose lock we are about to give up.  Each
-	gets SIGTERM, so that make deletes the target it was writing; what is
-	left after GRACE seconds gets SIGKILL.  The tree stays in our process
-	group, so that a CI job killing the group still reaches all of it."""
-	sink = kwargs.pop('stdout', None) if on_line else None
-	if on_line:
-		kwargs.update(stdout=subprocess.PIPE, text=True, encoding='utf-8',
-			      errors='replace')
-	with subprocess.Popen(cmd, **kwargs) as child:
-		try:
-			if on_line:
-				for line in iter(child.stdout.readline, ''):
-					if sink:
-						sink.write(line)
-						sink.flush()
-					on_line(line)
-			return child.wait()
-		except BaseException:
-			_end_tree(child)
-			raise
-
-
-def _end_tree(child: subprocess.Popen) -> None:
-	procs = _tree(child.pid)
-	_signal(procs, signal.SIGTERM)
-	deadline = time.monotonic() + GRACE
-	with contextlib.suppress(subprocess.TimeoutExpired):
-		child.wait(timeout=GRACE)
-	_wait_for(procs, deadline)
-	_signal(_living(procs), signal.SIGKILL)
-	child.wait()
-	_wait_for(procs, time.monotonic() + GRACE)
-
-
-def _wait_for(procs: List[Proc], deadline: float) -> None:
-	"""Until every one of @procs has ended, or until @deadline."""
-	while time.monotonic() < deadline and _living(procs):
-		time.sleep(0.05)
-
-
-def _stat(pid: int) -> List[str]:
-	"""The fields of /proc/@pid/stat after the command name, from the
-	state on; [] if there is no such process."""
-	try:
-		with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-			return f.read().rsplit(')', 1)[1].split()
-	except (OSError, IndexError):
-		return []
-
-
-def _tree(root: int) -> List[Proc]:
-	"""@root and every process descending from it, from /proc."""
-	started: Dict[int, str] = {}
-	children: Dict[int, List[int]] = {}
-	for entry in os.listdir('/proc'):
-		fields = _stat(int(entry)) if entry.isdigit() else []
-		if len(fields) > 19:
-			started[int(entry)] = fields[19]
-			children.setdefault(int(fields[1]), []).append(int(entry))
-	tree = [root]
-	for pid in tree:
-		tree += children.get(pid, [])
-	return [(pid, started.get(pid, '')) for pid in tree]
-
-
-def _living(procs: List[Proc]) -> List[Proc]:
-	"""Those of @procs still running: same start time, not a zombie."""
-	living = []
-	for pid, started in procs:
-		fields = _stat(pid)
-		if len(fields) > 19 and fields[19] == started and fields[0] != 'Z':
-			living.append((pid, started))
-	return living
-
-
-def _signal(procs: List[Proc], sig: int) -> None:
-	for pid, _ in procs:
-		with contextlib.suppress(ProcessLookupError):
-			os.kill(pid, sig)
-
-
-def _content(path: str) -> bytes:
-	"""@path's bytes, or a marker of its absence."""
-	try:
-		with open(path, 'rb') as f:
-			return f.read()
-	except OSError:
-		return b'\0(none)'
 
 
 def _last_line(log: str) -> str:
