@@ -4,7 +4,6 @@ asserts nothing) in each power-efficient mode and wq_unbound_cpumask, and
 turn its "report:" lines into a Markdown table and an SVG plot."""
 
 from dataclasses import dataclass, field
-import html
 import os
 import re
 from typing import Dict, List, Tuple
@@ -16,7 +15,6 @@ MASKS = ('full', 'little', 'big')
 # What each run of a pattern is, in the order the plot shows them.
 SERIES = [('system_wq', 'periodic'), ('system_power_efficient_wq', 'periodic'),
 	  ('system_wq', 'kfence'), ('system_power_efficient_wq', 'kfence')]
-COLOURS = ['#c0392b', '#2980b9', '#e67e22', '#27ae60']
 # Fewer runs than this cannot tell pinned work from spread work.
 FEW = 5
 LINE = re.compile(r'#\s*placement_of_periodic_work: report: (.*)')
@@ -108,7 +106,6 @@ def _woke(config: Config, run: Run) -> str:
 	return f'{run.woke} ({run.woke * 1000 / run.ms if run.ms else 0.0:.1f}/s)'
 
 
-
 def markdown(results: Dict[str, List[Config]]) -> str:
 	"""A summary of KFENCE's work, then a table per kernel and configuration."""
 	out = ['Runs of KFENCE-like work (a normal timer every 100 ms) on '
@@ -140,66 +137,13 @@ def _span(cpus: List[int]) -> str:
 	return f'{cpus[0]}-{cpus[-1]}' if len(cpus) > 1 else ','.join(map(str, cpus)) or 'none'
 
 
-def _panel(c: Config, title: str, x: int, y: int, w: int, h: int) -> List[str]:
-	"""One configuration: per CPU, the share of each series' runs there."""
-	cpus = sorted(set(c.little) | set(c.big)) or [0]
-	out = [f'<text x="{x + w / 2}" y="{y - 6}" text-anchor="middle" '
-	       f'font-size="12">{html.escape(title)}</text>',
-	       f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#999"/>']
-	slot = w / len(cpus)
-	bar = slot / (len(SERIES) + 1)
-	for i, cpu in enumerate(cpus):
-		shade = '#f4f4f4' if cpu in c.little else '#ffffff'
-		out.append(f'<rect x="{x + i * slot:.1f}" y="{y}" width="{slot:.1f}" height="{h}" '
-			   f'fill="{shade}"/>')
-		out.append(f'<text x="{x + (i + 0.5) * slot:.1f}" y="{y + h + 12}" '
-			   f'text-anchor="middle" font-size="10">{cpu}</text>')
-		for j, (wq, pattern) in enumerate(SERIES):
-			try:
-				run = c.run(wq, pattern)
-			except ValueError:
-				continue
-			share = run.per_cpu.get(cpu, 0) / run.runs if run.runs else 0
-			top = y + h - share * h
-			out.append(f'<rect x="{x + i * slot + (j + 0.5) * bar:.1f}" y="{top:.1f}" '
-				   f'width="{bar:.1f}" height="{share * h:.1f}" fill="{COLOURS[j]}"/>')
-	return out
-
-
-def svg(results: Dict[str, List[Config]]) -> str:
-	"""Per-CPU histograms, one panel per kernel and configuration."""
-	w, h, gap = 220, 90, 40
-	rows: List[Tuple[str, List[Config]]] = []
-	for version, configs in results.items():
-		for mode in MODES:
-			rows.append((f'{version}, mode {"on" if mode else "off"}',
-				     [c for c in configs if c.mode == mode]))
-	cols = max((len(r[1]) for r in rows), default=1)
-	width = 20 + cols * (w + gap)
-	height = 76 + len(rows) * (h + gap + 10)
-	out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-	       f'font-family="sans-serif">',
-	       f'<rect width="{width}" height="{height}" fill="white"/>']
-	for j, (wq, pattern) in enumerate(SERIES):
-		x, y = 20 + (j % 2) * 300, 8 + (j // 2) * 16
-		out.append(f'<rect x="{x}" y="{y}" width="10" height="10" fill="{COLOURS[j]}"/>')
-		out.append(f'<text x="{x + 14}" y="{y + 9}" font-size="11">{wq}, {pattern}</text>')
-	out.append('<text x="20" y="50" font-size="11">share of each series\' runs per CPU; '
-		   'shaded: LITTLE CPUs</text>')
-	for r, (label, configs) in enumerate(rows):
-		for k, c in enumerate(configs):
-			out += _panel(c, f'{label}, mask {c.mask}', 20 + k * (w + gap),
-				      76 + r * (h + gap + 10), w, h)
-	out.append('</svg>')
-	return '\n'.join(out) + '\n'
-
-
 def write(results: Dict[str, List[Config]], directory: str) -> Tuple[str, str]:
 	"""report.md and report.svg in @directory; their paths."""
 	os.makedirs(directory, exist_ok=True)
 	md, plot = os.path.join(directory, 'report.md'), os.path.join(directory, 'report.svg')
 	with open(md, 'w', encoding='utf-8') as f:
 		f.write(markdown(results))
+	from . import report_plot	# which draws this module's Config
 	with open(plot, 'w', encoding='utf-8') as f:
-		f.write(svg(results))
+		f.write(report_plot.svg(results))
 	return md, plot
