@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Kernel versions, boot configurations and the series: bad input is refused."""
+"""Kernel versions, boot configurations, the series and the command line:
+bad input is refused."""
 
+import io
 import os
 import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import boots, kernels, runner, series
+from wqkunit import arches, boots, cli, kernels, options, runner, series
 from wqkunit.errors import WqKunitError
 
 
@@ -109,3 +113,156 @@ class BootBuildsTest(TempDirTest):
 		self.assertEqual(runner.variant_name(('CONFIG_WQ_POWER_EFFICIENT_DEFAULT=y',)),
 				 'wq_power_efficient_default')
 		self.assertEqual(runner.variant_name(('CONFIG_HZ=100', 'CONFIG_X=y')), 'hz=100,x')
+
+
+class CommandLineTest(TempDirTest):
+	"""A bad command line: one line on stderr, exit 2 (1 for what it names
+	that does not exist), and nothing installed, unpacked, built or booted."""
+	# Each step a refused command line must not reach.
+	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.prepared', 'wqkunit.packages.ensure',
+		 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
+
+	def setUp(self):
+		super().setUp()
+		self.cache = os.path.join(self.tmp, 'cache')
+		self.steps = []
+		env = mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache})
+		env.start()
+		self.addCleanup(env.stop)
+		for target in self.STEPS:
+			p = mock.patch(target, side_effect=AssertionError(f'{target} called'))
+			self.steps.append(p.start())
+			self.addCleanup(p.stop)
+
+	def main(self, argv):
+		"""cli.main(@argv): exit status, stdout, stderr."""
+		out, err = io.StringIO(), io.StringIO()
+		with redirect_stdout(out), redirect_stderr(err):
+			rc = cli.main(argv)
+		return rc, out.getvalue(), err.getvalue()
+
+	def refuse(self, argv, message, status=2, command=None):
+		"""@argv ends with exit @status and the line of @message only, which
+		for a usage error points to the --help of @command (default: @argv's)."""
+		with self.subTest(argv=argv):
+			rc, out, err = self.main(argv)
+			line = f'wq-kunit: error: {message}'
+			if status == 2:
+				prog = ' '.join(filter(None, ('wq-kunit', argv[0] if command is None
+								   else command)))
+				line += f' (see {prog} --help)'
+			self.assertEqual((rc, out, err), (status, '', line + '\n'))
+			for step in self.steps:
+				step.assert_not_called()
+			self.assertFalse(os.path.exists(self.cache), 'a refused command made the cache')
+
+	def test_a_version_without_kernel_is_not_a_kunit_py_argument(self):
+		self.refuse(['run', '6.12'], "unexpected argument '6.12': a kernel version goes "
+			    'with --kernel; arguments for kunit.py go after --')
+		self.refuse(['run', '--boot', 'all', 'workqueue_percpu.*', '--', 'x'],
+			    "unexpected argument 'workqueue_percpu.*': a kernel version goes "
+			    'with --kernel; arguments for kunit.py go after --')
+		self.refuse(['soak', '6.12', '--runs', '2'],
+			    "unexpected argument '6.12': a kernel version goes with --kernel")
+		self.refuse(['check', 'now'], "unexpected argument 'now'")
+
+	def test_only_run_takes_arguments_after_dashes(self):
+		for command in ('check', 'soak', 'mutate', 'bench', 'report', 'claims',
+				'alltests', 'coverage'):
+			self.refuse([command, '--', 'workqueue_percpu.*'],
+				    "unexpected argument 'workqueue_percpu.*' after --: only run "
+				    'passes arguments to kunit.py')
+
+	def test_arguments_after_the_first_dashes_go_to_kunit_py_unchanged(self):
+		args = options.parse(cli.parser(), ['run', '--kernel', '6.12', '--', '6.1', '--json',
+						    'x', '--', '--smp'])
+		self.assertEqual((args.kernel, args.json, args.smp, args.kunit_args),
+				 ('6.12', None, None, ['6.1', '--json', 'x', '--', '--smp']))
+		self.assertEqual(options.parse(cli.parser(), ['run', '--']).kunit_args, [])
+		self.assertEqual(options.parse(cli.parser(), ['run']).kunit_args, [])
+
+	def test_every_count_is_one_or_more(self):
+		for argv in (['run', '--jobs', '0'], ['run', '--timeout', '-1'],
+			     ['check', '--jobs', 'many'], ['soak', '--runs', '0'],
+			     ['soak', '--timeout', '0'], ['bench', '--runs', '0'],
+			     ['bench', '--cold-runs', '0'], ['mutate', '--timeout', '1.5'],
+			     ['report', '--jobs', '0'], ['alltests', '--timeout', '0']):
+			self.refuse(argv, f'argument {argv[1]}: {argv[2]!r} is not a whole number '
+				    'of 1 or more')
+
+	def test_cpu_counts_outside_every_board_are_refused(self):
+		self.refuse(['run', '--smp', '0'], 'argument --smp: 0 is not a CPU count from 1 '
+			    'to 16 (--arch arm up to 8, arm64 up to 8, x86_64 up to 16, um up to 1)')
+		self.refuse(['run', '--smp', '2,4'], "argument --smp: '2,4' is not a CPU count")
+		self.refuse(['soak', '--smp', '2,,4'],
+			    "argument --smp: '2,,4' is not a list of CPU counts such as 2,4,8")
+
+	def test_check_and_soak_are_bounded_by_the_arm_board(self):
+		self.refuse(['check', '--smp', '16'], 'argument --smp: 16 is not a CPU count from '
+			    '1 to 8 (the gate boots arm up to 8, arm64 up to 8, x86_64 up to 16)')
+		for smp in ('16', '2,4,16'):
+			self.refuse(['soak', '--smp', smp], 'argument --smp: 16 is not a CPU count '
+				    'from 1 to 8 (soak boots arm up to 8)')
+
+	def test_run_is_bounded_by_its_arch(self):
+		most = max(a.max_cpus for a in arches.ARCHES.values())
+		for name, arch in arches.ARCHES.items():
+			argv = ['run', '--kernel', '6.1', '--arch', name, '--smp', str(arch.max_cpus + 1)]
+			if arch.max_cpus == most:
+				message = f'argument --smp: {most + 1} is not a CPU count from 1 to {most}'
+				message += f' ({options.RUN_WHY})'
+			else:
+				cpus = f'1 to {arch.max_cpus} CPUs' if arch.max_cpus > 1 else 'one CPU'
+				message = f'--arch {name} boots {cpus}, not {arch.max_cpus + 1}'
+			self.refuse(argv, message)
+		self.refuse(['run', '--arch', 'um', '--smp', '2'], '--arch um boots one CPU, not 2')
+
+	def test_run_boots_as_many_cpus_as_its_arch_has(self):
+		run = self.steps[self.STEPS.index('wqkunit.runner.run')]
+		run.side_effect = None
+		run.return_value = runner.Outcome()
+		for name, arch in arches.ARCHES.items():
+			rc, _, err = self.main(['run', '--kernel', '6.1', '--arch', name,
+						'--smp', str(arch.max_cpus)])
+			self.assertEqual((rc, err), (0, ''), name)
+			self.assertEqual(tuple(run.call_args[0][1].smps), (arch.max_cpus,), name)
+
+	def test_options_that_exclude_each_other(self):
+		self.refuse(['run', '--kernel', '6.1', '--tree', self.tmp],
+			    '--kernel and --tree exclude each other')
+		self.refuse(['run', '--kernel', '6.1', '--arch', 'x86_64', '--debug'],
+			    '--debug is the arm debug build: not with --arch x86_64')
+
+	def test_argparse_errors_are_one_line(self):
+		for command in ('run', 'soak'):
+			self.refuse([command, '--frob', '1'], 'unrecognized arguments: --frob')
+		self.refuse(['run', '--arch', 'sparc'], "argument --arch: invalid choice: 'sparc' "
+			    "(choose from 'arm', 'arm64', 'x86_64', 'um')")
+		self.refuse(['alltests', '--arch', 'x86_64'], "argument --arch: invalid choice: "
+			    "'x86_64' (choose from 'arm', 'um')")
+		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
+		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
+			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
+			    "'claims', 'alltests', 'coverage')", command='')
+		self.refuse([], 'the following arguments are required: COMMAND', command='')
+
+	def test_what_the_command_line_names_must_exist(self):
+		self.refuse(['run', '--kernel', '9.9'], "unknown kernel version '9.9': supported "
+			    'are 6.1, 6.12', status=1)
+		known = ', '.join(b.name for b in boots.load())
+		self.refuse(['soak', '--kernel', '6.1', '--boot', 'nope'],
+			    f"unknown boot configuration 'nope': known are {known}, all", status=1)
+		self.refuse(['mutate', '--kernel', '6.1', '--only', 'nope'],
+			    'no mutant named nope for 6.1', status=1)
+
+	def test_help_still_works_on_every_command(self):
+		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
+				'claims', 'alltests', 'coverage'):
+			rc, out, err = self.main([command, '--help'] if command else ['--help'])
+			self.assertEqual((rc, err), (0, ''), command)
+			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)
+		rc, out, _ = self.main(['run', '--help'])
+		self.assertIn('-- KUNIT_PY_ARGS', out)
+		self.assertIn('--smp N', out)
+		rc, out, _ = self.main(['--help'])
+		self.assertIn('2 for a bad command line', ' '.join(out.split()))

@@ -2,59 +2,25 @@
 """wq-kunit's command line: parse the arguments, dispatch to commands."""
 
 import argparse
-import os
 import signal
 import sys
 from typing import List, Optional
 
-from . import arches, commands
+from . import arches, commands, options
 from .errors import WqKunitError
 
 
-# From 1 to as many CPUs as an architecture boots.
-CPUS = range(1, max(a.max_cpus for a in arches.ARCHES.values()) + 1)
-
-
-def _smp_list(text: str) -> List[int]:
-	try:
-		cpus = [int(x) for x in text.split(',')]
-	except ValueError:
-		cpus = []
-	if not cpus or any(c not in CPUS for c in cpus):
-		raise argparse.ArgumentTypeError(f'{text!r}: a list of CPU counts from 1 to {CPUS[-1]}')
-	return cpus
-
-
-def _kernel(p: argparse.ArgumentParser) -> None:
-	p.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
-
-
-def _jobs(p: argparse.ArgumentParser, default: int = os.cpu_count() or 1) -> None:
-	p.add_argument('--jobs', type=int, default=default,
-		       help='parallel make jobs (default: %(default)s)')
-
-
-def _timeout(p: argparse.ArgumentParser, seconds: int) -> None:
-	p.add_argument('--timeout', type=int, default=seconds,
-		       help='seconds one boot may take (default: %(default)s)')
-
-
-def _boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None:
-	p.add_argument('--boot', default=default, metavar='NAME',
-		       help=f'boot configuration from kunit/boots.ini, or "all" ({what})')
-
-
-def _smp(p: argparse.ArgumentParser) -> None:
-	p.add_argument('--smp', type=int, default=8, choices=CPUS, metavar='N',
-		       help='CPUs of the board, 1 to 8 (x86_64: to 16): on the big.LITTLE '
-			    'board the first half LITTLE, the rest big (default: 8; UML: 1)')
-
-
 def parser() -> argparse.ArgumentParser:
-	top = argparse.ArgumentParser(
+	top = options.Parser(
 		prog='wq-kunit',
 		description='Run the workqueue CPU-selection KUnit suite in a 32-bit '
-			    'ARM kernel booted in QEMU with 8 CPUs.')
+			    'ARM kernel booted in QEMU with 8 CPUs.',
+		epilog='Only run takes arguments other than options: those after --, '
+		       'for kunit.py exec. Exit status: 0 if everything passed; 1 if '
+		       'something failed, or for an error that names its cause (an '
+		       'unknown kernel version or boot configuration, a missing '
+		       'package); 2 for a bad command line, refused in one line before '
+		       'anything is installed, unpacked or built; 130 if interrupted.')
 	sub = top.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
 	def command(name: str, func, summary: str, description: str) -> argparse.ArgumentParser:
@@ -76,10 +42,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--debug', action='store_true',
 			 help='the debug build: kunitconfig plus kunit/debug.config (lockdep, '
 			      'debug objects, KASAN, watchdogs), in a build directory of its own')
-	_boot(run, 'default', 'default: %(default)s')
-	_jobs(run)
-	_timeout(run, 300)
-	_smp(run)
+	options.boot(run, 'default', 'default: %(default)s')
+	options.jobs(run)
+	options.timeout(run, 300)
+	options.smp(run, options.RUN_CPUS, options.RUN_WHY)
 	run.set_defaults(smp=None)	# 8, or as many as --arch has
 	run.add_argument('--arch', default=arches.DEFAULT, choices=list(arches.ARCHES),
 			 help='kunit.py --arch: arm (the big.LITTLE board), arm64 (the same '
@@ -98,10 +64,10 @@ def parser() -> argparse.ArgumentParser:
 			'the debug build of each version, proving it catches a broken case; '
 			'then checkpatch --strict on the series and shellcheck. Ends with '
 			'"N passed, N failed, N skipped" counting KUnit cases.')
-	_boot(check, 'all', 'default: %(default)s')
-	_jobs(check)
-	_timeout(check, 300)
-	_smp(check)
+	options.boot(check, 'all', 'default: %(default)s')
+	options.jobs(check)
+	options.timeout(check, 300)
+	options.smp(check, options.GATE_CPUS, options.GATE_WHY)
 	check.add_argument('--no-debug', action='store_true',
 			   help='skip the debug build of each version')
 
@@ -109,30 +75,35 @@ def parser() -> argparse.ArgumentParser:
 		       'Build each kernel once, then boot the suite --runs times per boot '
 		       'configuration and CPU count, optionally with every host core busy, '
 		       'and report every failed boot with its console.')
-	_kernel(soak)
-	soak.add_argument('--runs', type=int, default=10, help='boots per configuration '
-			  'and CPU count (default: %(default)s)')
-	_boot(soak, 'default', 'default: %(default)s')
-	soak.add_argument('--smp', type=_smp_list, default=[8], metavar='LIST',
+	options.kernel(soak)
+	soak.add_argument('--runs', type=options.count, default=10, help='boots per '
+			  'configuration and CPU count (default: %(default)s)')
+	options.boot(soak, 'default', 'default: %(default)s')
+	soak.add_argument('--smp', default=[8], metavar='LIST',
+			  type=options.cpus(options.SOAK_CPUS, options.SOAK_WHY, many=True),
 			  help='CPU counts, e.g. 2,4,8 (default: 8)')
 	soak.add_argument('--load', action='store_true', help='keep every host core busy')
-	_jobs(soak)
-	_timeout(soak, 300)
+	options.jobs(soak)
+	options.timeout(soak, 300)
 
 	mut = command('mutate', commands.mutation,
 		      'show that every plausible CPU-selection regression fails a case',
-		      'For each mutant of kunit/mutants/VERSION/, apply it to the cached '
-		      'tree, rebuild incrementally, boot the configurations its Boots: line '
-		      'names (or --boot), revert it (also on Ctrl-C or failure), and report '
-		      'killed (by the case its Caught by: line names), killed by another '
-		      'case, equivalent, survived, did not build or boot error. Ends with '
-		      '"K of N mutants killed" and the count of each outcome.')
-	_kernel(mut)
+		      'Boot the unmutated kernel first in every configuration the mutants '
+		      'need (the run stops if it fails); then for each mutant of '
+		      'kunit/mutants/VERSION/, apply it to the cached tree, rebuild, boot the '
+		      'configurations its Boots: line names (or --boot), revert it (also on '
+		      'Ctrl-C or failure). Only a case failing an expectation kills: killed '
+		      '(by the case its Caught by: line names) or by another case; equivalent, '
+		      'survived, board check only, kernel report only, crashed or hung, boot '
+		      'error, did not build and did not apply are counted apart. Ends with '
+		      '"K of N mutants killed" and the count of each outcome; a full run is '
+		      'recorded (logs/VERSION/mutation.json) for the coverage table.')
+	options.kernel(mut)
 	mut.add_argument('--only', metavar='NAME', action='append',
 			 help='only this mutant (repeatable)')
-	_boot(mut, None, 'default: each mutant\'s own')
-	_jobs(mut, 2)
-	_timeout(mut, 120)
+	options.boot(mut, None, 'default: each mutant\'s own')
+	options.jobs(mut, 2)
+	options.timeout(mut, 120)
 
 	ben = command('bench', commands.measure, 'measure every phase, per kernel',
 		      'Per kernel: configure, cold build, wall and CPU time (and a plain '
@@ -141,13 +112,13 @@ def parser() -> argparse.ArgumentParser:
 		      'QEMU boot, and from the guest\'s timestamps boot-to-first-result and '
 		      'suite time; medians over --runs, written to a Markdown table.  Builds '
 		      'in its own directories in the cache.')
-	_kernel(ben)
-	ben.add_argument('--runs', type=int, default=3, help='runs of the cheap phases '
+	options.kernel(ben)
+	ben.add_argument('--runs', type=options.count, default=3, help='runs of the cheap phases '
 			 '(default: %(default)s)')
-	ben.add_argument('--cold-runs', type=int, default=1, metavar='N',
+	ben.add_argument('--cold-runs', type=options.count, default=1, metavar='N',
 			 help='cold builds of the suite\'s kernel and of the plain one, '
 			      'alternating, ccache bypassed (default: %(default)s)')
-	_jobs(ben)
+	options.jobs(ben)
 	ben.add_argument('--output', metavar='FILE',
 			 help='the table (default: bench.md in the cache)')
 
@@ -158,11 +129,11 @@ def parser() -> argparse.ArgumentParser:
 		      'full, on the LITTLE CPUs and on the big ones; write report.md (runs '
 		      'per CPU, CPUs used, LITTLE and big, runs after idle) and report.svg '
 		      '(a per-CPU histogram per configuration).')
-	_kernel(rep)
+	options.kernel(rep)
 	rep.add_argument('--out', metavar='DIR', help='where report.md and report.svg go '
 			 '(default: report/ in the cache)')
-	_jobs(rep)
-	_timeout(rep, 120)
+	options.jobs(rep)
+	options.timeout(rep, 120)
 
 	table = command('claims', commands.claims_table,
 			'print the claims table from the last gate run',
@@ -181,8 +152,8 @@ def parser() -> argparse.ArgumentParser:
 			  help='one version (default: the newest supported)')
 	alls.add_argument('--arch', default=arches.DEFAULT, choices=('arm', 'um'),
 			  help='the big.LITTLE board or UML (default: %(default)s)')
-	_jobs(alls)
-	_timeout(alls, 600)
+	options.jobs(alls)
+	options.timeout(alls, 600)
 
 	cov = command('coverage', commands.coverage_map,
 		      'check the coverage map and print its table from the last gate run',
@@ -204,10 +175,18 @@ def _terminated(_signum, _frame) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-	args = parser().parse_args(argv)
+	"""Run the command @argv (default: the process's arguments) names;
+	its exit status (see the epilog of --help)."""
 	signal.signal(signal.SIGTERM, _terminated)
 	try:
+		try:
+			args = options.parse(parser(), list(sys.argv[1:] if argv is None else argv))
+		except SystemExit as e:		# --help, printed
+			return e.code if isinstance(e.code, int) else 0
 		return args.func(args)
+	except options.Usage as e:
+		print(e.line(), file=sys.stderr)
+		return options.USAGE
 	except WqKunitError as e:
 		print(f'wq-kunit: error: {e}', file=sys.stderr)
 		return 1

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The command line's options that several commands share, the checks of
+their values, and the parse that refuses a bad command line in one line
+before any command starts."""
+
+import argparse
+import os
+from typing import Callable, List, NoReturn, Optional, Sequence, Union
+
+from . import arches, gate
+from .errors import WqKunitError
+
+# A command line that cannot be right: exit status 2, as argparse's own.
+USAGE = 2
+
+
+class Usage(WqKunitError):
+	"""A bad command line: str() is the reason, @prog the command whose
+	--help tells how to write it."""
+
+	def __init__(self, message: str, prog: str = 'wq-kunit') -> None:
+		super().__init__(message)
+		self.prog = prog
+
+	def line(self) -> str:
+		return f'wq-kunit: error: {self} (see {self.prog} --help)'
+
+
+class Parser(argparse.ArgumentParser):
+	"""An ArgumentParser, and the class of its subcommands' parsers, whose
+	errors raise Usage instead of printing the usage and exiting."""
+
+	def error(self, message: str) -> NoReturn:
+		raise Usage(message, self.prog)
+
+
+def _limits(names: Sequence[str]) -> str:
+	"""How many CPUs each of the architectures @names boots, in words."""
+	return ', '.join(f'{n} up to {arches.ARCHES[n].max_cpus}' for n in names)
+
+
+# run: up to the most of any --arch; that --arch's own bound is checked
+# by commands.run before anything else.
+RUN_CPUS = max(a.max_cpus for a in arches.ARCHES.values())
+RUN_WHY = f'--arch {_limits(list(arches.ARCHES))}'
+# check boots the default board and, once each, gate.OTHER_ARCHES with
+# --smp CPUs, UML with one.
+GATE_ARCHES = [n for n in (arches.DEFAULT,) + tuple(gate.OTHER_ARCHES)
+	       if arches.ARCHES[n].qemu_config]
+GATE_CPUS = min(arches.ARCHES[n].max_cpus for n in GATE_ARCHES)
+GATE_WHY = f'the gate boots {_limits(GATE_ARCHES)}'
+# soak boots the default board only.
+SOAK_CPUS = arches.ARCHES[arches.DEFAULT].max_cpus
+SOAK_WHY = f'soak boots {_limits([arches.DEFAULT])}'
+
+
+def count(text: str) -> int:
+	"""argparse type= of --jobs, --timeout, --runs, --cold-runs: @text as
+	a whole number, 1 or more."""
+	try:
+		n = int(text)
+	except ValueError:
+		n = 0
+	if n < 1:
+		raise argparse.ArgumentTypeError(f'{text!r} is not a whole number of 1 or more')
+	return n
+
+
+def cpus(most: int, why: str, many: bool = False) -> Callable[[str], Union[int, List[int]]]:
+	"""argparse type= of --smp: a CPU count from 1 to @most, or with @many
+	a comma-separated list of them; @why says where @most comes from."""
+	what = 'a list of CPU counts such as 2,4,8' if many else 'a CPU count'
+
+	def parse(text: str) -> Union[int, List[int]]:
+		try:
+			counts = [int(x) for x in text.split(',')]
+		except ValueError:
+			counts = []
+		if not counts or len(counts) > 1 and not many:
+			raise argparse.ArgumentTypeError(f'{text!r} is not {what}')
+		for c in counts:
+			if not 1 <= c <= most:
+				raise argparse.ArgumentTypeError(f'{c} is not a CPU count from 1 to '
+								 f'{most} ({why})')
+		return counts if many else counts[0]
+	return parse
+
+
+def kernel(p: argparse.ArgumentParser) -> None:
+	p.add_argument('--kernel', metavar='VERSION', help='one version (default: all)')
+
+
+def jobs(p: argparse.ArgumentParser, default: int = os.cpu_count() or 1) -> None:
+	p.add_argument('--jobs', type=count, default=default,
+		       help='parallel make jobs (default: %(default)s)')
+
+
+def timeout(p: argparse.ArgumentParser, seconds: int) -> None:
+	p.add_argument('--timeout', type=count, default=seconds,
+		       help='seconds one boot may take (default: %(default)s)')
+
+
+def boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None:
+	p.add_argument('--boot', default=default, metavar='NAME',
+		       help=f'boot configuration from kunit/boots.ini, or "all" ({what})')
+
+
+def smp(p: argparse.ArgumentParser, most: int, why: str) -> None:
+	p.add_argument('--smp', type=cpus(most, why), default=8, metavar='N',
+		       help='CPUs of the board, 1 to 8 (x86_64: to 16): on the big.LITTLE '
+			    'board the first half LITTLE, the rest big (default: 8; UML: 1)')
+
+
+def parse(top: argparse.ArgumentParser, argv: List[str]) -> argparse.Namespace:
+	"""@argv parsed by @top, the words after its first -- in kunit_args,
+	which only run takes.  Raises Usage for a word before -- that no
+	option takes, whatever the command."""
+	rest: List[str] = []
+	if '--' in argv:
+		at = argv.index('--')
+		argv, rest = argv[:at], argv[at + 1:]
+	args, extra = top.parse_known_args(argv)
+	prog = f'{top.prog} {args.command}'
+	unknown = [word for word in extra if word.startswith('-')]
+	if unknown:
+		raise Usage(f'unrecognized arguments: {" ".join(unknown)}', prog)
+	stray = getattr(args, 'kunit_args', []) + extra
+	if stray:
+		hints = ['a kernel version goes with --kernel'] if 'kernel' in vars(args) else []
+		if args.command == 'run':
+			hints.append('arguments for kunit.py go after --')
+		raise Usage(f'unexpected argument {stray[0]!r}' +
+			    (f': {"; ".join(hints)}' if hints else ''), prog)
+	if args.command == 'run':
+		args.kunit_args = rest
+	elif rest:
+		raise Usage(f'unexpected argument {rest[0]!r} after --: only run passes '
+			    f'arguments to kunit.py', prog)
+	return args
