@@ -113,11 +113,19 @@ class CoverageTest(TempDirTest):
 		found = {'6.1': coverage.interface(old),
 			 '6.12': coverage.interface(self.tree('new'))}
 		entries = coverage.load(self.write(MAP, 'coverage.ini'))
+		# Kills come from a recorded mutation run, by the cases that failed.
+		mutation = {'6.1': {'complete': True, 'mutants': [
+				{'name': 'm', 'outcome': 'killed', 'failed': [
+					'workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu1']},
+				{'name': 'r', 'outcome': 'kernel report only', 'failed': []}]},
+			    '6.12': None}
 		rows = {}
-		for line in coverage.table(entries, found, runs).splitlines()[2:]:
+		for line in coverage.table(entries, found, runs, mutation).splitlines()[2:]:
 			cells = [c.strip() for c in line.strip('|').split('|')]
 			rows[cells[0]] = cells[1:]
-		self.assertEqual(rows['queue (api)'][2:], ['asserted in 2 of 2 boots; kills 1 mutant'] * 2)
+		self.assertEqual(rows['queue (api)'][2:], [
+			'asserted in 2 of 2 boots; kills 1 mutant',
+			'asserted in 2 of 2 boots; no complete mutation run recorded'])
 		self.assertEqual(rows['flags (flag)'][2:], ['no case', 'no case'])
 		self.assertIn('`alloc_ordered_workqueue` (6.12)', rows['ordered (api)'][0])
 		self.assertEqual(rows['hotplug (hotplug)'][0], 'a CPU going offline')

@@ -8,13 +8,12 @@ import os
 import shutil
 import tarfile
 import tempfile
-import time
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, mutate, runner, source
+from wqkunit import boots, cli, gate, kernels, mutate, runner, source, verdict
 
 
 class FakeTreeTest(TempDirTest):
@@ -123,11 +122,22 @@ class PassingTreeTest(FakeTreeTest):
 class FailingTreeTest(FakeTreeTest):
 	MARKERS = '/* replay: fail if isolcpus */\n/* replay: no-results if nohz_full */\n'
 
-	def test_failed_case_fails_the_run_and_is_named(self):
+	def test_failed_case_fails_the_run_and_says_why(self):
+		"""KUnit's assertion lines under the failing result as it comes,
+		and again in the end summary with the console's path."""
 		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
 		self.assertEqual(rc, 1)
-		self.assertIn('FAILED 6.1 [isolcpus] workqueue_unbound.'
-			      'unbound_cpumask_honours_boot_parameters (FAIL)', out)
+		case = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
+		where = 'EXPECTATION FAILED at kernel/tests/workqueue_kunit.c:1289'
+		live = out.index(f'6.1 [isolcpus] not ok {case}')
+		self.assertIn(where, out[live:out.index('\n', live) + 200])
+		summary = out.index('1 of 1 boots failed:')
+		self.assertIn(f'verdict: {verdict.CASE_FAILED}', out[summary:])
+		self.assertIn(f'not ok {case}', out[summary:])
+		self.assertIn(where, out[summary:])
+		self.assertIn('Expected cpumask_equal(ctx->saved_mask, want) to be true', out[summary:])
+		self.assertIn('logs/6.1/isolcpus.console', out[summary:])
+		self.assertTrue(out.rstrip().endswith('69 passed, 1 failed, 2 skipped'), out[-300:])
 
 	def test_boot_without_results_fails_with_its_console(self):
 		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'nohz-full')
@@ -142,23 +152,31 @@ class FailingTreeTest(FakeTreeTest):
 
 
 class HangingTreeTest(FakeTreeTest):
-	MARKERS = '/* replay: hang sleep 1.5 */\n'
+	MARKERS = '/* replay: hang wait */\n'
 
-	def test_last_result_shows_within_a_second(self):
-		shown = []
+	def test_last_result_shows_while_the_guest_still_runs(self):
+		"""The fake kunit.py does not end before the tools have shown its
+		last result line: a reader that waited for the end would hang it
+		(the replay's "wait"), so no clock is needed to tell."""
 		req = runner.BuildRequest('6.1')
 		ex = runner.ExecRequest(boots.select('default', '6.1'), 60)
-		with redirect_stdout(io.StringIO()), runner.prepared(req) as kunit:
+		with redirect_stdout(io.StringIO()) as out, runner.prepared(req) as kunit:
 			kunit.build(1, os.path.join(self.tmp, 'build.log'))
-			with mock.patch('builtins.print', lambda *a, **k: shown.append(
-					(time.time(), ' '.join(map(str, a))))):
+			release = os.path.join(kunit.build_dir, 'release')
+
+			def shown(*a, **_k):
+				out.write(' '.join(map(str, a)) + '\n')
+				if 'delayed_work_timer_is_armed_on_named_cpu.cpu0' in ' '.join(map(str, a)):
+					open(release, 'w', encoding='utf-8').close()
+			with mock.patch('builtins.print', shown):
 				judged = runner.boot_once(kunit, req, ex, ex.boots[0], 8, self.tmp).judged
-		with open(os.path.join(kunit.build_dir, 'printed-at'), encoding='utf-8') as f:
-			printed = float(f.read())
-		last = [t for t, line in shown if ' ok ' in line][-1]
-		self.assertLess(last - printed, 1.0)
-		self.assertFalse(judged.passed)
-		self.assertIn('(ERROR)', ' '.join(judged.failed_cases))
+		with open(os.path.join(kunit.build_dir, 'waited'), encoding='utf-8') as f:
+			self.assertEqual(f.read(), 'released\n')
+		self.assertEqual(judged.kind, verdict.CRASHED)
+		self.assertEqual(judged.stopped_in,
+				 'after workqueue_percpu.delayed_work_timer_is_armed_on_named_cpu.cpu0')
+		self.assertIn('the run stopped after workqueue_percpu.delayed_work_timer_is_armed'
+			      '_on_named_cpu.cpu0', '\n'.join(judged.explain()))
 
 
 class MutantsTest(FakeTreeTest):
@@ -171,18 +189,22 @@ class MutantsTest(FakeTreeTest):
 		'no-build': (f'Caught by: {CASE}', 'replay-build: error'),
 		'boot-error': (f'Caught by: {CASE}', 'replay: exec-error'),
 		'no-results': (f'Caught by: {CASE}', 'replay: no-results'),
+		'hang': (f'Caught by: {CASE}', 'replay: hang'),
 		'survived': (f'Caught by: {CASE}', 'replay: pass'),
 		'equivalent': (f'Caught by: {CASE}\nEquivalent: cannot differ', 'replay: pass'),
 	}
 
 	def setUp(self):
 		super().setUp()
+		self.rc, self.out = self.mutate(self.KINDS)
+
+	def mutate(self, kinds):
 		tree = source.cache_tree('6.1', lambda m: None)
 		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
 			lines = f.read().splitlines(keepends=True)
 		folder = os.path.join(self.tmp, 'mutants', '6.1')
 		os.makedirs(folder)
-		for name, (head, marker) in self.KINDS.items():
+		for name, (head, marker) in kinds.items():
 			diff = ''.join(difflib.unified_diff(lines, [f'/* {marker} */\n'] + lines,
 							    'a/kernel/workqueue.c', 'b/kernel/workqueue.c'))
 			with open(os.path.join(folder, f'{name}.patch'), 'w', encoding='utf-8') as f:
@@ -191,7 +213,7 @@ class MutantsTest(FakeTreeTest):
 		patch = mock.patch.object(mutate, 'MUTANTS', os.path.join(self.tmp, 'mutants'))
 		patch.start()
 		self.addCleanup(patch.stop)
-		self.rc, self.out = self.main('mutate', '--kernel', '6.1')
+		return self.main('mutate', '--kernel', '6.1')
 
 	def verdict(self, name):
 		return [l[2:24].strip() for l in self.out.splitlines()
@@ -201,14 +223,45 @@ class MutantsTest(FakeTreeTest):
 		want = {'expected': mutate.KILLED, 'other': mutate.KILLED_OTHER,
 			'no-build': mutate.NO_BUILD, 'boot-error': mutate.BOOT_ERROR,
 			'no-results': mutate.BOOT_ERROR, 'survived': mutate.SURVIVED,
-			'equivalent': mutate.EQUIVALENT}
+			'equivalent': mutate.EQUIVALENT, 'hang': mutate.CRASHED}
 		self.assertEqual({n: self.verdict(n) for n in want}, want, self.out)
-		# Only a failed case is a kill; a broken build or boot is not.
-		self.assertIn('6.1: 2 of 7 mutants killed (1 by the expected case, 1 by another), '
-			      '1 equivalent, 1 survived, 1 did not build, 2 boot error', self.out)
+		# Only a case failing an expectation kills; a crash, a broken
+		# build or boot does not.
+		self.assertIn('6.1: 2 of 8 mutants killed (1 by the expected case, 1 by another), '
+			      '1 equivalent, 1 survived, 1 crashed or hung, 2 boot error, '
+			      '1 did not build', self.out)
+		# The unmutated kernel went first, in every configuration.
+		self.assertLess(self.out.index('baseline: passed in 2 boots'),
+				self.out.index('expected: killed'))
 		self.assertEqual(self.rc, 1)
 		# The compiler's error line says why a mutant did not build.
 		self.assertIn("kernel/workqueue.c:14:2: error: 'wq_mutant' undeclared", self.out)
 		tree = os.path.join(self.cache, 'src', 'linux-6.1')
 		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
 			self.assertNotIn('replay', f.read())
+
+	def test_the_run_is_recorded_for_the_coverage_table(self):
+		run = mutate.recorded(os.path.join(self.cache, 'logs', '6.1', mutate.RECORD))
+		self.assertTrue(run['complete'])
+		killed = {m['name']: m['failed'] for m in run['mutants'] if m['outcome'] == 'killed'}
+		self.assertEqual(killed, {'expected': [self.CASE]})
+
+
+class RedBaselineTest(MutantsTest):
+	"""A case that fails on the unmutated kernel would make every mutant
+	look killed: the run stops before the first mutant."""
+	MARKERS = '/* replay: fail if isolcpus */\n'
+
+	def setUp(self):
+		FakeTreeTest.setUp(self)
+		self.rc, self.out = self.mutate({'expected': self.KINDS['expected']})
+
+	def test_each_verdict_class_is_reported_and_counted(self):
+		self.assertEqual(self.rc, 1)
+		self.assertIn('the unmutated kernel does not pass (case failed)', self.out)
+		self.assertIn('EXPECTATION FAILED at kernel/tests/workqueue_kunit.c:1289', self.out)
+		self.assertNotIn('expected: killed', self.out)
+
+	def test_the_run_is_recorded_for_the_coverage_table(self):
+		self.assertIsNone(mutate.recorded(os.path.join(self.cache, 'logs', '6.1',
+								mutate.RECORD)))

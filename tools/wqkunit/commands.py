@@ -9,7 +9,10 @@ from typing import Callable, List, Optional
 
 from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
 from .errors import WqKunitError
+from .options import Usage
 from .runner import say
+
+RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
 
 
 def _versions(args: argparse.Namespace) -> List[str]:
@@ -18,20 +21,22 @@ def _versions(args: argparse.Namespace) -> List[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+	# What the command line alone tells wrong first, before apt-cache or a tree.
+	arch = arches.get(args.arch)
+	smp = args.smp or min(8, arch.max_cpus)
+	if smp > arch.max_cpus:
+		most = f'1 to {arch.max_cpus} CPUs' if arch.max_cpus > 1 else 'one CPU'
+		raise Usage(f'--arch {arch.name} boots {most}, not {smp}', RUN)
+	if args.debug and arch.name != arches.DEFAULT:
+		raise Usage(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}', RUN)
 	if args.tree and args.kernel:
-		raise WqKunitError('--kernel and --tree exclude each other')
+		raise Usage('--kernel and --tree exclude each other', RUN)
 	if args.tree:
 		tree = source.check_tree(args.tree)
 		version = source.tree_version(tree)
 	else:
 		tree = None
 		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
-	arch = arches.get(args.arch)
-	smp = args.smp or min(8, arch.max_cpus)
-	if smp > arch.max_cpus:
-		raise WqKunitError(f'--arch {arch.name} boots 1 to {arch.max_cpus} CPUs, not {smp}')
-	if args.debug and arch.name != arches.DEFAULT:
-		raise WqKunitError(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}')
 	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
 				  arch=arch.name)
 	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version), args.timeout,
@@ -74,6 +79,10 @@ def soak(args: argparse.Namespace) -> int:
 def mutation(args: argparse.Namespace) -> int:
 	versions = _versions(args)
 	catalogue = {v: mutate.load(v) for v in versions}
+	unknown = set(args.only or ()) - {m.name for ms in catalogue.values() for m in ms}
+	if unknown:
+		raise WqKunitError(f'no mutant named {", ".join(sorted(unknown))} '
+				   f'for {", ".join(versions)}')
 	for version in versions:
 		if args.boot:
 			boots.select(args.boot, version)
@@ -91,13 +100,17 @@ def mutation(args: argparse.Namespace) -> int:
 		with runner.prepared(req) as kunit:
 			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,
 					      args.timeout, logs, say)
+		# The coverage table reads kills from a run of every mutant.
+		mutate.record(verdicts, os.path.join(logs, mutate.RECORD),
+			      complete=not args.only and not args.boot)
 		lines.append(f'{version}: {mutate.score(verdicts)} in '
 			     f'{time.monotonic() - start:.0f} s')
 		for v in verdicts:
 			lines.append(f'  {v.outcome:22} {v.mutant.name:32} {v.seconds:4.0f} s  '
 				     f'{v.detail[:90]}')
-			ok = ok and v.outcome in (mutate.KILLED, mutate.KILLED_OTHER, mutate.EQUIVALENT)
-	say('mutation score:')
+			ok = ok and (v.outcome in mutate.ACCEPTED or
+				     (v.outcome == mutate.BOARD and v.mutant.caught_by == board.CAUGHT_BY))
+	say('mutation score (a mutant is killed only by a case failing an expectation):')
 	for line in lines:
 		print(line)
 	return 0 if ok else 1
@@ -159,8 +172,9 @@ def coverage_map(args: argparse.Namespace) -> int:
 		say(f'coverage map: {len(entries)} entries cover the interface of '
 		    f'{", ".join(found)}')
 		return 0
-	text = coverage.table(entries, found, claims.gate_runs(
-		os.path.join(paths.cache_dir(), 'logs')))
+	logs = os.path.join(paths.cache_dir(), 'logs')
+	text = coverage.table(entries, found, claims.gate_runs(logs),
+			      coverage.mutation_runs(logs, list(found)))
 	return _table(text, args.write, 'coverage', coverage.write)
 
 

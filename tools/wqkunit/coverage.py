@@ -98,7 +98,7 @@ def check(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]]) 
 
 
 def _cell(sec: Dict[str, str], runs: Dict[str, claims.Run], present: bool,
-	  killers: int) -> str:
+	  killers: Optional[int]) -> str:
 	if not present:
 		return 'not in this kernel'
 	if sec.get('reason'):
@@ -125,29 +125,40 @@ def _cell(sec: Dict[str, str], runs: Dict[str, claims.Run], present: bool,
 		cell += f' (skipped in {skipped})'
 	if missing:
 		cell += f' (not run in {missing})'
-	if killers:
+	if killers is None:
+		cell += '; no complete mutation run recorded'
+	elif killers:
 		cell += f'; kills {killers} mutant{"s" if killers > 1 else ""}'
 	return cell
 
 
-def _mutants(version: str) -> List[mutate.Mutant]:
-	try:
-		return mutate.load(version)
-	except WqKunitError:
-		return []
+def mutation_runs(logs_root: str, versions: List[str]) -> Dict[str, Optional[dict]]:
+	"""The last complete mutation run of each version (tools/wq-kunit
+	mutate, every mutant), as it recorded its verdicts; None if none."""
+	out = {}
+	for version in versions:
+		run = mutate.recorded(os.path.join(logs_root, version, mutate.RECORD))
+		out[version] = run if run and run.get('complete') else None
+	return out
 
 
-def _killers(mutants: List[mutate.Mutant], cases: List[str]) -> int:
-	return sum(1 for m in mutants if not m.equivalent and
-		   any(m.caught_by == c or m.caught_by.startswith(c + '.') for c in cases))
+def _killers(run: Optional[dict], cases: List[str]) -> Optional[int]:
+	"""How many mutants of @run a case of @cases killed, by failing an
+	expectation; None without a run."""
+	if run is None:
+		return None
+	return sum(1 for m in run['mutants']
+		   if m['outcome'] in (mutate.KILLED, mutate.KILLED_OTHER) and
+		   any(f == c or f.startswith(c + '.') for f in m['failed'] for c in cases))
 
 
 def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
-	  runs: Dict[str, Dict[str, claims.Run]]) -> str:
-	"""The Markdown table: per entry, its interface and each kernel's cell."""
+	  runs: Dict[str, Dict[str, claims.Run]],
+	  mutation: Optional[Dict[str, Optional[dict]]] = None) -> str:
+	"""The Markdown table: per entry, its interface and each kernel's
+	cell, with the kills of the last recorded @mutation run."""
 	versions = list(found)
-	# Read once per version, not once per entry.
-	mutants = {v: _mutants(v) for v in versions}
+	mutation = mutation or {}
 	rows = ['| entry | interface | cases, or why none | ' + ' | '.join(versions) + ' |',
 		'|---|---|---|' + '---|' * len(versions)]
 	for entry, sec in entries.items():
@@ -164,7 +175,7 @@ def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 			why += f'. {sec["note"][0].upper()}{sec["note"][1:]}'
 		cells = [_cell(sec, runs.get(v, {}),
 			       not names or any(n in found[v] for n in names),
-			       _killers(mutants[v], cases)) for v in versions]
+			       _killers(mutation.get(v), cases)) for v in versions]
 		rows.append(f'| {entry} ({sec["surface"]}) | {", ".join(shown)} | {why} | '
 			    + ' | '.join(cells) + ' |')
 	return '\n'.join(rows) + '\n'

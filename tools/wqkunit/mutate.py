@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Mutation testing: each mutant of kunit/mutants/VERSION/ is applied to the
-cached tree, built incrementally, booted in the configurations that matter
-for it, and reverted, and must make some case fail."""
+"""Mutation testing: the unmutated kernel is booted first (a baseline that
+must pass); then each mutant of kunit/mutants/VERSION/ is applied to the
+cached tree, built incrementally (Kconfig variants in their own build
+directories, as every build is), booted in the configurations that matter
+for it, and reverted, and must make some case fail an expectation."""
 
 import collections
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+import json
 import os
-import re
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import assess, board, boots, paths, proc, runner
+from . import board, boots, paths, proc, runner, verdict
 from .errors import WqKunitError
-from .kunit_runner import Kunit
+from .kunitpy import Kunit
 
 MUTANTS = os.path.join(paths.KUNIT_DIR, 'mutants')
 
@@ -28,16 +30,26 @@ class Mutant:
 
 
 # What a mutant did, in the order the score lists them.  Only the first
-# two count as killed: a mutant that broke the build or the boot says
-# nothing about the cases.
+# two count as killed, and only a case that failed an expectation kills:
+# a kernel report, a crash or hang, a board check, a broken build or boot
+# says something went wrong, not that a case caught the regression.
 KILLED = 'killed'
 KILLED_OTHER = 'killed by another case'
-NO_BUILD = 'did not build'
-BOOT_ERROR = 'boot error'
-SURVIVED = 'survived'
 EQUIVALENT = 'equivalent'
+SURVIVED = 'survived'
+BOARD = 'board check only'
+REPORT = 'kernel report only'
+CRASHED = 'crashed or hung'
+BOOT_ERROR = 'boot error'
+NO_BUILD = 'did not build'
 NO_APPLY = 'did not apply'
-OUTCOMES = (KILLED, KILLED_OTHER, EQUIVALENT, SURVIVED, NO_BUILD, BOOT_ERROR, NO_APPLY)
+OUTCOMES = (KILLED, KILLED_OTHER, EQUIVALENT, SURVIVED, BOARD, REPORT, CRASHED,
+	    BOOT_ERROR, NO_BUILD, NO_APPLY)
+# Outcomes that leave the run green: the mutant was killed, or it cannot
+# be (equivalent), or its header says only the board check can see it.
+ACCEPTED = (KILLED, KILLED_OTHER, EQUIVALENT)
+# Where a run records its verdicts, in the logs of the build it used.
+RECORD = 'mutation.json'
 
 
 @dataclass
@@ -46,6 +58,7 @@ class Verdict:
 	outcome: str		# one of OUTCOMES
 	detail: str
 	seconds: float
+	failed: List[str] = field(default_factory=list)	# cases that failed an expectation
 
 
 def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
@@ -83,86 +96,128 @@ def _clean(tree: str) -> str:
 	return head + '\n' + status
 
 
-def _case(failure: str) -> str:
-	"""The case a failure names: "[boot] suite.case.param (FAIL)" -> suite.case.param."""
-	failure = re.sub(r'^\[[^]]*\] ', '', failure)
-	return re.sub(r' \([^()]*\)$', '', failure)
-
-
-def classify(mutant: Mutant, judged: List[assess.Assessment],
-	     build_error: Optional[str] = None) -> Tuple[str, str]:
-	"""The outcome of @mutant from its boots' verdicts, with the detail
-	that backs it: which case failed against its "Caught by:" line."""
+def classify(mutant: Mutant, judged: List[verdict.Verdict],
+	     build_error: Optional[str] = None) -> Tuple[str, str, List[str]]:
+	"""The outcome of @mutant from its boots' verdicts, the detail that
+	backs it, and the cases that failed an expectation."""
 	if build_error:
-		return NO_BUILD, build_error
+		return NO_BUILD, build_error, []
 	expected = mutant.caught_by.split()[0]
-	failed = [_case(f) for j in judged for f in j.failed_cases]
+	failed = [c for j in judged for c in j.failed_expectations]
 	mine = [c for c in failed if c == expected or c.startswith(expected + '.')]
 	if mine:
-		return KILLED, '; '.join(mine[:3])
+		return KILLED, '; '.join(mine[:3]), failed
 	if failed:
-		return KILLED_OTHER, f'expected {expected}; failed: {"; ".join(failed[:3])}'
+		return KILLED_OTHER, f'expected {expected}; failed: {"; ".join(failed[:3])}', failed
 	errors = [e for j in judged for e in j.errors]
-	board_errors = [e for e in errors if board.PREFIX in e]
-	if expected == board.CAUGHT_BY and board_errors:
-		return KILLED, board_errors[0]
-	if errors:
-		return BOOT_ERROR, errors[0]
+	for kind, outcome in ((verdict.BOOT_ERROR, BOOT_ERROR), (verdict.CRASHED, CRASHED),
+			      (verdict.KERNEL_REPORT, REPORT)):
+		bad = [j for j in judged if j.kind == kind]
+		if not bad:
+			continue
+		if outcome == BOOT_ERROR and all(board.PREFIX in e for e in errors):
+			outcome = BOARD
+		why = bad[0].explain()
+		return outcome, ' '.join(l.strip() for l in why[1:3]), []
 	if mutant.equivalent:
-		return EQUIVALENT, mutant.equivalent
+		return EQUIVALENT, mutant.equivalent, []
 	passed = sum(j.counts.passed for j in judged)
-	return SURVIVED, f'{passed} passed in {len(judged)} boots'
+	return SURVIVED, f'{passed} passed in {len(judged)} boots', []
 
 
-def _try(kunit: Kunit, req: runner.BuildRequest, mutant: Mutant,
-	 selected: List[boots.Boot], timeout: int, logs: str) -> Tuple[str, str]:
-	"""Build and boot @kunit's tree, @mutant applied, in every boot of @selected."""
+def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> List[boots.Boot]:
+	names = [boot_name] if boot_name else (mutant.boots if mutant else ['default'])
+	return [b for n in names for b in boots.select(n, version)]
+
+
+def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
+	   timeout: int, logs: str) -> Tuple[List[verdict.Verdict], Optional[str]]:
+	"""Build @base's tree as it is now, in the build directory of each
+	Kconfig variant @selected needs, and boot it in each of @selected."""
 	ex = runner.ExecRequest(selected, timeout, live=False, log_prefix='mutant.',
-				keep_failed=False)
+				keep_failed=False, explain=False)
 	judged = []
 	for kconfig, group in boots.by_build(selected):
-		try:
-			kunit.build(req.jobs, os.path.join(logs, 'mutant-build.log'), kconfig)
-		except WqKunitError as e:
-			return classify(mutant, judged, str(e))
+		kunit = base.variant(runner.variant_name(kconfig)) if kconfig else base
+		_, error = runner.build_once(kunit, req, kconfig, logs, _quiet)
+		if error:
+			return judged, error
 		for b in group:
 			judged.append(runner.boot_once(kunit, req, ex, b, 8, logs, _quiet).judged)
-	return classify(mutant, judged)
+	return judged, None
 
 
 def _quiet(_msg: str) -> None:
 	pass
 
 
+def baseline(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
+	     timeout: int, logs: str, say: Callable[[str], None]) -> None:
+	"""The unmutated kernel in every configuration the mutants boot: it
+	must pass, or every mutant would look killed."""
+	say(f'baseline: the unmutated kernel in {", ".join(b.name for b in selected)}')
+	judged, error = _judge(base, req, selected, timeout, logs)
+	bad = [j for j in judged if not j.passed]
+	if error or bad:
+		for j in bad:
+			print('\n'.join(f'  {l}' for l in j.explain()), flush=True)
+		raise WqKunitError(f'{req.version}: the unmutated kernel does not pass '
+				   f'({error or bad[0].kind}): no mutant can be judged against it')
+	say(f'baseline: passed in {len(judged)} boots')
+
+
 def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	boot_name: Optional[str], timeout: int, logs: str,
 	say: Callable[[str], None]) -> List[Verdict]:
-	"""Try every mutant on @kunit's tree; the tree ends exactly as it began."""
+	"""The baseline, then every mutant on @kunit's tree; the tree ends
+	exactly as it began."""
 	tree = kunit.tree
 	before = _clean(tree)
 	if before.count('\n') > 1:
 		raise WqKunitError(f'{tree} has local changes; mutants need the pristine series')
+	every = {b.name: b for m in mutants for b in _boots(m, boot_name, req.version)}
+	baseline(kunit, req, list(every.values()), timeout, logs, say)
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
-		selected = boots.select(boot_name, req.version) if boot_name else \
-			[b for n in mutant.boots for b in boots.select(n, req.version)]
 		if not proc.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
 			verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
 			say(f'{mutant.name}: {NO_APPLY}')
 			continue
 		proc.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
 		try:
-			outcome, detail = _try(kunit, req, mutant, selected, timeout, logs)
+			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
+					       timeout, logs)
+			outcome, detail, failed = classify(mutant, judged, error)
 		finally:
 			proc.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
 				 what=f'reverting {mutant.name}')
 		secs = time.monotonic() - start
-		verdicts.append(Verdict(mutant, outcome, detail, secs))
+		verdicts.append(Verdict(mutant, outcome, detail, secs, failed))
 		say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')
 	if _clean(tree) != before:
 		raise WqKunitError(f'{tree} is not as it was before the mutants')
 	return verdicts
+
+
+def record(verdicts: List[Verdict], path: str, complete: bool) -> None:
+	"""Write @verdicts where coverage reads which cases killed what."""
+	with open(path, 'w', encoding='utf-8') as f:
+		json.dump({'complete': complete, 'time': time.strftime('%Y-%m-%d %H:%M:%S'),
+			   'mutants': [{'name': v.mutant.name, 'outcome': v.outcome,
+					'detail': v.detail, 'failed': v.failed,
+					'seconds': round(v.seconds, 1)} for v in verdicts]},
+			  f, indent=1)
+		f.write('\n')
+
+
+def recorded(path: str) -> Optional[dict]:
+	"""A run record(ed), or None if there is none."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		return None
 
 
 def score(verdicts: List[Verdict]) -> str:

@@ -28,6 +28,9 @@ KINDS = (BUILD_ERROR, BOOT_ERROR, CRASHED, KERNEL_REPORT, CASE_FAILED, PASSED)
 
 NO_RESULTS = 'no KUnit results (the kernel never reached the suite, or it ran no case)'
 INCOMPLETE = 'incomplete run (crash or hang)'
+# Lines of a failing case's log repeated in the end summary (all of them
+# were shown as the case failed).
+SUMMARY_LINES = 12
 
 
 @dataclass
@@ -69,7 +72,10 @@ class Verdict:
 		"""The results whose case failed an expectation (status FAIL)
 		and is not a suite or case failing for a part of it."""
 		names = [n for n, s in self.counts.statuses.items() if s == 'FAIL']
-		return [n for n in names if not any(o.startswith(n + '.') for o in names)]
+		names = [n for n in names if not any(o.startswith(n + '.') for o in names)]
+		# In the order the guest ran them, as the console showed them.
+		order = {n: i for i, n in enumerate(self.diagnostics)}
+		return sorted(names, key=lambda n: order.get(n, len(order)))
 
 	@property
 	def failed_cases(self) -> List[str]:
@@ -91,7 +97,11 @@ class Verdict:
 			lines.append(f'  {splat.summary()}')
 		for name in self.failed_expectations:
 			lines.append(f'  not ok {name}')
-			lines += [f'      {l}' for l in self.diagnostics.get(name, [])]
+			logged = self.diagnostics.get(name, [])
+			lines += [f'      {l}' for l in logged[:SUMMARY_LINES]]
+			if len(logged) > SUMMARY_LINES:
+				lines.append(f'      ... {len(logged) - SUMMARY_LINES} more lines '
+					     f'in the console')
 		if self.console:
 			lines.append(f'  console: {self.console}')
 		return lines
