@@ -145,6 +145,19 @@ class MutantsTest(TempDirTest):
 		verdicts = [mutate.Verdict(m, o, '', 0.0) for o in ('killed', 'killed', 'equivalent', 'survived')]
 		self.assertEqual(mutate.score(verdicts), '2 of 4 mutants killed (2 by the expected case, 0 by another), 1 equivalent, 1 survived')
 
+	def test_corpus_line_counts_undone_fixes_caught_by_a_case(self):
+		from wqkunit import mutate
+		ours = mutate.Mutant('ours', 'p', 'x', 'y', ['default'], None)
+		self.assertIsNone(mutate.corpus_score([mutate.Verdict(ours, 'killed', '', 0.0)]))
+		fix = [mutate.Mutant(f'regress-{n}', 'p', 'x', 'y', ['default'], None, '874bbfe600a6')
+		       for n in ('a', 'b', 'c')]
+		verdicts = [mutate.Verdict(ours, 'survived', '', 0.0)] + [
+			mutate.Verdict(m, o, '', 0.0)
+			for m, o in zip(fix, ('killed', 'killed by another case', 'kernel report only'))]
+		self.assertEqual(mutate.corpus_score(verdicts),
+				 'regression corpus: 2 of 3 undone upstream fixes caught by a case '
+				 '(not caught: regress-c)')
+
 
 class BenchTest(unittest.TestCase):
 	def test_guest_times_from_printk_stamps(self):

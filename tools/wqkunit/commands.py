@@ -105,6 +105,9 @@ def mutation(args: argparse.Namespace) -> int:
 			      complete=not args.only and not args.boot)
 		lines.append(f'{version}: {mutate.score(verdicts)} in '
 			     f'{time.monotonic() - start:.0f} s')
+		corpus = mutate.corpus_score(verdicts)
+		if corpus:
+			lines.append(f'{version}: {corpus}')
 		for v in verdicts:
 			lines.append(f'  {v.outcome:22} {v.mutant.name:32} {v.seconds:4.0f} s  '
 				     f'{v.detail[:90]}')

@@ -27,6 +27,7 @@ class Mutant:
 	caught_by: str
 	boots: List[str]
 	equivalent: Optional[str]
+	commit: Optional[str] = None	# the upstream fix it undoes (kunit/regressions.ini)
 
 
 # What a mutant did, in the order the score lists them.  Only the first
@@ -84,7 +85,8 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 			if key not in head:
 				raise WqKunitError(f'{path}: no "{key}:" line')
 		mutants.append(Mutant(head['Mutant'], path, head['Models'], head['Caught by'],
-				      head.get('Boots', 'default').split(), head.get('Equivalent')))
+				      head.get('Boots', 'default').split(), head.get('Equivalent'),
+				      head.get('Commit')))
 	return mutants
 
 
@@ -218,6 +220,18 @@ def recorded(path: str) -> Optional[dict]:
 			return json.load(f)
 	except (OSError, ValueError):
 		return None
+
+
+def corpus_score(verdicts: List[Verdict]) -> Optional[str]:
+	"""The regression corpus's line: how many undone upstream fixes a
+	case caught, or None if no mutant undoes one."""
+	undone = [v for v in verdicts if v.mutant.commit]
+	if not undone:
+		return None
+	caught = [v for v in undone if v.outcome in (KILLED, KILLED_OTHER)]
+	missed = ', '.join(v.mutant.name for v in undone if v not in caught)
+	return (f'regression corpus: {len(caught)} of {len(undone)} undone upstream fixes '
+		f'caught by a case' + (f' (not caught: {missed})' if missed else ''))
 
 
 def score(verdicts: List[Verdict]) -> str:
