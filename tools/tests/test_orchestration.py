@@ -239,8 +239,7 @@ class MutantsTest(FakeTreeTest):
 		tree = os.path.join(self.cache, 'src', 'linux-6.1')
 		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
 			self.assertNotIn('replay', f.read())
-
-	def test_the_run_is_recorded_for_the_coverage_table(self):
+		# The run is recorded for the coverage table.
 		run = mutate.recorded(os.path.join(self.cache, 'logs', '6.1', mutate.RECORD))
 		self.assertTrue(run['complete'])
 		killed = {m['name']: m['failed'] for m in run['mutants'] if m['outcome'] == 'killed'}
@@ -261,7 +260,6 @@ class RedBaselineTest(MutantsTest):
 		self.assertIn('the unmutated kernel does not pass (case failed)', self.out)
 		self.assertIn('EXPECTATION FAILED at kernel/tests/workqueue_kunit.c:1289', self.out)
 		self.assertNotIn('expected: killed', self.out)
-
-	def test_the_run_is_recorded_for_the_coverage_table(self):
+		# Nothing recorded for the coverage table.
 		self.assertIsNone(mutate.recorded(os.path.join(self.cache, 'logs', '6.1',
 								mutate.RECORD)))
