@@ -113,6 +113,13 @@ class BoardCheckTest(TempDirTest):
 			with self.subTest(why):
 				self.assertEqual(board.check(console, cpus, kind), why)
 
+	def test_failures_of_another_kernel_or_board_kill_nothing(self):
+		judged = verdict.boot('', None, True, 'stale kernel: QEMU booted another kernel')
+		judged.counts.statuses = {'workqueue_percpu.queue_work_on_runs_on_named_cpu': 'FAIL'}
+		mutant = mutate.Mutant('m', 'x.patch', 'model',
+				       'workqueue_percpu.queue_work_on_runs_on_named_cpu', ['default'], None)
+		self.assertEqual(mutate.classify(mutant, [judged])[0], mutate.BOOT_ERROR)
+
 	def test_a_board_check_is_never_a_kill(self):
 		"""Only a case failing an expectation kills; a mutant the board
 		check alone sees is counted apart, whatever its header says."""

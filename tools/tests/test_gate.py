@@ -8,12 +8,12 @@ import os
 import re
 import shutil
 import subprocess
-import types
 from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
 from wqkunit import arches, board, boots, claims, gate, lognames, paths, results, runner
+from wqkunit import splats, verdict
 from wqkunit.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
@@ -63,8 +63,9 @@ class FakeRun:
 			if label in self.failing:
 				counts.failed += 1
 				counts.failures.append(f'{b.name}.case (FAIL)')
-		judged = types.SimpleNamespace(counts=counts, passed=not counts.failed,
-					       failed_cases=list(counts.failures))
+		reports = [splats.Splat(gate.BROKEN_KIND, gate.BROKEN_NAME, ['ODEBUG: init active'])
+			   for f in counts.failures if 'report)' in f]
+		judged = verdict.Verdict(counts, counts.total(), False, reports)
 		return runner.Boot(b.name, label, judged, f'{stem}.console', 1.0)
 
 
@@ -139,6 +140,20 @@ class GateTest(TempDirTest):
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
 				 ['  FAILED step: coverage map (1 problems, listed above)'])
+
+	def test_a_step_that_cannot_run_fails_and_the_gate_goes_on(self):
+		def cannot(version, tree):
+			raise WqKunitError('the coverage trees are gone')
+		failed, lines = self.gate(w1=cannot)
+		self.assertEqual(failed, 2)
+		self.assertIn('  FAILED step: W=1 6.1 (could not run: the coverage trees are gone)',
+			      self.failed_steps(lines))
+
+	def test_w1_of_a_build_that_failed_is_a_failed_step(self):
+		with mock.patch('wqkunit.lock.held'):
+			step = gate.w1('6.1', self.tmp)
+		self.assertEqual((step.ok, step.detail),
+				 (False, 'no kernel/workqueue.o: the build failed'))
 
 	def style(self, perl_rc, shellcheck_rc):
 		"""The gate with checkpatch and shellcheck exiting so."""

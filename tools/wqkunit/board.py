@@ -26,8 +26,7 @@ def topology(console: str) -> Dict[int, tuple]:
 		for cpu, state, cap in _LINE.findall(console)}
 
 
-# Why a boot has no topology lines to check, where that is no error.
-FILTERED = 'not checked: a filtered run, the suite that prints the topology may not have run'
+# Why a boot of the whole suite cannot be checked: a boot error.
 NOT_PRINTED = 'no topology lines on the console: the workqueue_topology suite did not run'
 
 

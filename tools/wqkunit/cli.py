@@ -62,8 +62,8 @@ def parser() -> argparse.ArgumentParser:
 			'Run the tools\' own tests; the suite on every supported kernel '
 			'version in every boot configuration, with W=1 on the test code; '
 			'the debug build of each version, proving it catches a broken case; '
-			'then checkpatch --strict on the series and shellcheck. Ends with '
-			'"N passed, N failed, N skipped" counting KUnit cases.')
+			'then checkpatch --strict, shellcheck, the coverage map. Ends with each '
+			'failed step, then "N passed, N failed, N skipped" (failed steps count).')
 	options.boot(check, 'all', 'default: %(default)s')
 	options.jobs(check)
 	options.timeout(check, 300)

@@ -31,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
 		raise Usage(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}', RUN)
 	if args.tree and args.kernel:
 		raise Usage('--kernel and --tree exclude each other', RUN)
+	_writable(args.json, '--json')
+	if args.tree and args.build_dir and _inside(args.build_dir,
+						    os.path.join(paths.cache_dir(), 'build')):
+		raise Usage('--build-dir: the cache\'s build directories belong to its own '
+			    'trees; give --tree a build directory outside it', RUN)
 	if args.tree:
 		tree = source.check_tree(args.tree)
 		version = source.tree_version(tree)
@@ -93,6 +98,8 @@ def mutation(args: argparse.Namespace) -> int:
 	lines = []
 	ok = True
 	for version in versions:
+		if not catalogue[version]:
+			continue
 		req = runner.BuildRequest(version, jobs=args.jobs)
 		logs = req.logs
 		os.makedirs(logs, exist_ok=True)
@@ -100,9 +107,11 @@ def mutation(args: argparse.Namespace) -> int:
 		with runner.prepared(req) as kunit:
 			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,
 					      args.timeout, logs, say)
-		# The coverage table reads kills from a run of every mutant.
-		mutate.record(verdicts, os.path.join(logs, mutate.RECORD),
-			      complete=not args.only and not args.boot)
+		# The coverage table reads kills from a run of every mutant; a
+		# partial run never replaces it.
+		complete = not args.only and not args.boot
+		mutate.record(verdicts, os.path.join(logs, mutate.RECORD if complete
+						     else mutate.PARTIAL), complete)
 		lines.append(f'{version}: {mutate.score(verdicts)} in '
 			     f'{time.monotonic() - start:.0f} s')
 		corpus = mutate.corpus_score(verdicts)
@@ -119,8 +128,24 @@ def mutation(args: argparse.Namespace) -> int:
 	return 0 if ok else 1
 
 
+def _writable(path: Optional[str], option: str) -> None:
+	"""A file @path can be written: its directory exists and is ours to
+	write, checked before any work that ends in writing it."""
+	if not path:
+		return
+	folder = os.path.dirname(os.path.abspath(path))
+	if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+		raise WqKunitError(f'{option} {path}: cannot write to {folder}')
+
+
+def _inside(path: str, folder: str) -> bool:
+	path, folder = os.path.realpath(path), os.path.realpath(folder)
+	return path == folder or path.startswith(folder + os.sep)
+
+
 def measure(args: argparse.Namespace) -> int:
 	versions = _versions(args)
+	_writable(args.output, '--output')
 	measured = {}
 	for version in versions:
 		with runner.prepared(runner.BuildRequest(version, jobs=args.jobs)) as kunit:

@@ -12,9 +12,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Union
 
-from . import stamps, arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
+from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
+from . import stamps, verdict
 from .errors import WqKunitError
 from .kunitpy import ccache_env
 from .procs import run_tree
@@ -85,7 +86,8 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> Lis
 	out.boots.append(done.last(suite.name))
 	out.lines += [l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l]
 	want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
-	caught = want in done.last(BROKEN_BOOT.name).judged.failed_cases
+	broken = done.last(BROKEN_BOOT.name).judged
+	caught = broken.kind == verdict.KERNEL_REPORT and want in broken.failed_cases
 	line = f'{version} debug: the broken case ' \
 		f'{"failed as it must: " if caught else "was NOT caught: "}{want}'
 	out.lines.append(line)
@@ -117,6 +119,9 @@ def w1(version: str, tree: str) -> Step:
 			return Step(name, True)
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(passed)
+		if not all(os.path.exists(path) for path in keep):
+			say(f'{version}: kernel/workqueue.o with W=1: not checked, the build failed')
+			return Step(name, False, 'no kernel/workqueue.o: the build failed')
 		for path in keep:
 			shutil.copy2(path, saved)
 		try:
@@ -190,7 +195,7 @@ def coverage_map() -> Step:
 
 
 def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None,
-	    steps: Sequence[Step] = ()) -> results.Counts:
+	    steps: Sequence[Step] = (), done: Sequence[runner.Boot] = ()) -> results.Counts:
 	"""Print @lines, each failed KUnit result of @total, @extra, then how
 	many of @steps failed and a line naming each; last, the count line, in
 	which the failed steps other than boots are added to @total's failed
@@ -202,6 +207,8 @@ def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None
 		print(f'  FAILED {name}')
 	if extra:
 		print(f'  {extra}')
+	# Why each failed boot failed: its verdict, KUnit's lines, its console.
+	runner.explain(done)
 	failed = [s for s in steps if not s.ok]
 	counted = [s for s in failed if not s.boots]
 	if steps:
@@ -212,6 +219,17 @@ def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None
 	shown = replace(total, failed=total.failed + len(counted))
 	print(shown.line())
 	return shown
+
+
+def _guarded(name: str, step: Callable[[], Union[Step, List[Step]]]) -> List[Step]:
+	"""@step's verdicts, or a failed step @name if it could not run at
+	all: the gate goes on to its summary whatever one step does."""
+	try:
+		done = step()
+	except (WqKunitError, OSError) as e:
+		say(f'{name}: could not run: {e}')
+		return [Step(name, False, f'could not run: {e}')]
+	return done if isinstance(done, list) else [done]
 
 
 def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
@@ -240,19 +258,21 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	ran = {}
 	for version in versions:
 		done = runner.run(runner.BuildRequest(version, jobs=jobs),
-				  runner.ExecRequest(boots.select(boot, version), timeout, (smp,)))
+				  runner.ExecRequest(boots.select(boot, version), timeout, (smp,),
+						     explain=False))
 		out.boots += done.boots
 		out.lines += done.lines
 		out.tree = done.tree
 		ran[version] = sorted({b.name for b in done.boots})
 		steps.append(boots_step(f'boots {version}', done.boots))
 		with phase('W=1'):
-			steps.append(w1(version, done.tree))
+			steps += _guarded(f'W=1 {version}', lambda: w1(version, done.tree))
 	for name in OTHER_ARCHES:
 		arch = arches.get(name)
 		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
 		done = runner.run(req, runner.ExecRequest(boots.select('default', versions[-1]),
-							  timeout, (smp,), board=arch.board))
+							  timeout, (smp,), board=arch.board,
+							  explain=False))
 		out.boots += done.boots
 		out.lines += done.lines
 		ran[req.label] = sorted({b.name for b in done.boots})
@@ -266,12 +286,12 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		steps.append(Step('record of the logs for the claims', False, str(e)))
 	if debug:
 		for version in versions:
-			steps += debug_run(version, jobs, timeout, out)
+			steps += _guarded(f'debug {version}', lambda: debug_run(version, jobs, timeout, out))
 	with phase('checkpatch and shellcheck'):
-		steps.append(style(out.tree))
+		steps += _guarded('checkpatch and shellcheck', lambda: style(out.tree))
 	with phase('coverage map'):
-		steps.append(coverage_map())
+		steps += _guarded('coverage map', coverage_map)
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
 	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
-			f'boots); wall {time.monotonic() - start:.0f} s', steps)
+			f'boots); wall {time.monotonic() - start:.0f} s', steps, out.boots)
 	return shown.failed == 0

@@ -172,11 +172,15 @@ class Kunit:
 		"""Why the kernel on @console may not be the one last built here,
 		by its UTS_VERSION (build number and time), or None if it is.
 		Fails closed: a build or console it cannot read is a reason."""
-		try:
-			with open(os.path.join(self.build_dir, 'include', 'generated',
-					       'utsversion.h'), encoding='utf-8') as f:
-				built = f.read().split('"')[1]
-		except (OSError, IndexError):
+		built = None
+		# utsversion.h since 6.1, compile.h before.
+		for name in ('utsversion.h', 'compile.h'):
+			path = os.path.join(self.build_dir, 'include', 'generated', name)
+			with contextlib.suppress(OSError, IndexError):
+				with open(path, encoding='utf-8') as f:
+					built = [l for l in f if 'UTS_VERSION' in l][0].split('"')[1]
+				break
+		if not built:
 			return f'no UTS_VERSION in {self.build_dir}: cannot tell which kernel booted'
 		with open(console, encoding='utf-8', errors='replace') as f:
 			booted = [l for l in f if 'Linux version ' in l]

@@ -49,8 +49,10 @@ OUTCOMES = (KILLED, KILLED_OTHER, EQUIVALENT, SURVIVED, BOARD, REPORT, CRASHED,
 # Outcomes that leave the run green: the mutant was killed, or it cannot
 # be (equivalent), or its header says only the board check can see it.
 ACCEPTED = (KILLED, KILLED_OTHER, EQUIVALENT)
-# Where a run records its verdicts, in the logs of the build it used.
+# Where a run records its verdicts, in the logs of the build it used: a
+# run of every mutant, which the coverage table reads, and any other.
 RECORD = 'mutation.json'
+PARTIAL = 'mutation.partial.json'
 
 
 @dataclass
@@ -105,7 +107,9 @@ def classify(mutant: Mutant, judged: List[verdict.Verdict],
 	if build_error:
 		return NO_BUILD, build_error, []
 	expected = mutant.caught_by.split()[0]
-	failed = [c for j in judged for c in j.failed_expectations]
+	# A boot error (another kernel, another board) says nothing of the
+	# cases: its failures kill nothing.
+	failed = [c for j in judged if j.kind != verdict.BOOT_ERROR for c in j.failed_expectations]
 	mine = [c for c in failed if c == expected or c.startswith(expected + '.')]
 	if mine:
 		return KILLED, '; '.join(mine[:3]), failed

@@ -107,8 +107,8 @@ def boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None:
 
 def smp(p: argparse.ArgumentParser, most: int, why: str) -> None:
 	p.add_argument('--smp', type=cpus(most, why), default=8, metavar='N',
-		       help='CPUs of the board, 1 to 8 (x86_64: to 16): on the big.LITTLE '
-			    'board the first half LITTLE, the rest big (default: 8; UML: 1)')
+		       help=f'CPUs of the board, 1 to {most}: on the big.LITTLE board the '
+			    f'first half LITTLE, the rest big (default: 8; UML: 1)')
 
 
 def parse(top: argparse.ArgumentParser, argv: List[str]) -> argparse.Namespace:

@@ -207,9 +207,10 @@ def _unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
 def _filtered(kernel_args: Sequence[str], kunit_args: Sequence[str]) -> bool:
 	"""Whether a boot runs only some suites: a filter_glob on the kernel's
 	command line, or a positional argument (the glob) for kunit.py exec."""
-	return any(a.startswith('kunit.filter') for a in kernel_args) or \
-		any(not a.startswith('-') for a in kunit_args) or \
-		any(a.startswith('--filter') for a in kunit_args)
+	globs = [a for i, a in enumerate(kunit_args) if not a.startswith('-') and
+		 (i == 0 or not kunit_args[i - 1].startswith('--') or '=' in kunit_args[i - 1])]
+	return any(a.startswith('kunit.filter') for a in kernel_args) or bool(globs) or \
+		any('kunit.filter' in a or a.startswith('--filter') for a in kunit_args)
 
 
 def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
@@ -260,10 +261,12 @@ def _checks(kunit: Kunit, ex: ExecRequest, b: boots.Boot, smp: int, console: str
 	Not the board asked for: every verdict of the boot is about another
 	machine; not the kernel built: about another kernel.  A boot that
 	never got as far as the topology suite has its own verdict."""
+	if judged.errors:
+		return None		# no result at all: that is the verdict
 	stale = kunit.stale(console)
 	if stale:
 		return 'stale kernel: ' + stale
-	if not ex.board or judged.errors:
+	if not ex.board:
 		return None
 	problem = board_mod.check(whole, smp, ex.board,
 				  _filtered(b.kernel_args, ex.kunit_args) or judged.incomplete)

@@ -24,7 +24,6 @@ KERNEL_REPORT = 'kernel report'
 CRASHED = 'crashed or hung'
 BOOT_ERROR = 'boot error'
 BUILD_ERROR = 'build error'
-KINDS = (BUILD_ERROR, BOOT_ERROR, CRASHED, KERNEL_REPORT, CASE_FAILED, PASSED)
 
 NO_RESULTS = 'no KUnit results (the kernel never reached the suite, or it ran no case)'
 INCOMPLETE = 'incomplete run (crash or hang)'
