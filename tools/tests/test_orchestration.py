@@ -85,6 +85,17 @@ class PassingTreeTest(FakeTreeTest):
 		rc, out = self.main(*argv)
 		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 2, 0), out)
 
+	def test_alltests_builds_and_boots_both_sides_through_the_runner(self):
+		"""Both sides built and booted as every build is, results shown as
+		they come, each side's verdict read: the same results, no problem."""
+		rc, out = self.main('alltests', '--kernel', '6.1')
+		self.assertEqual(rc, 0, out)
+		self.assertEqual(out.count('booting 6.1 [alltests]'), 2, out)
+		self.assertIn('6.1 [alltests] ok workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0',
+			      out)
+		self.assertIn('6.1/arm all tests: ', out)
+		self.assertIn('no problems', out)
+
 	def test_soak_boots_each_configuration_runs_times(self):
 		rc, out = self.main('soak', '--kernel', '6.1', '--runs', '2')
 		self.assertEqual(rc, 0, out)
