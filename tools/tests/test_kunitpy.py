@@ -154,6 +154,22 @@ class BuildInputsTest(TempDirTest):
 	def test_the_same_inputs_give_the_same_digest(self):
 		self.assertEqual(self.kunit().inputs([]), self.kunit().inputs(['--jobs=9']))
 
+	def test_where_the_checkout_is_does_not_count(self):
+		"""A second clone of the project (CI's) finds the first one's
+		builds: its kunitconfig's path differs, not what it holds."""
+		digests = []
+		for clone in ('a', 'b'):
+			repo = os.path.join(self.tmp, clone)
+			os.makedirs(repo)
+			config = os.path.join(repo, 'kunitconfig')
+			shutil.copyfile(self.config, config)
+			with mock.patch.object(paths, 'REPO', repo):
+				digests.append(Kunit(self.tree, os.path.join(self.tmp, 'build'),
+						     qemu_config=None, kunitconfigs=[config],
+						     reuse=True).inputs([]))
+		self.assertIsNotNone(digests[0])
+		self.assertEqual(digests[0], digests[1])
+
 	def test_each_input_counts(self):
 		first = self.kunit().inputs([])
 		self.assertNotEqual(self.kunit().inputs(['--kconfig_add=CONFIG_X=y']), first)

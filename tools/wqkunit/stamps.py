@@ -9,6 +9,8 @@ import os
 import subprocess
 from typing import Iterable, Optional
 
+from . import paths
+
 # In a build directory: the digest of the inputs of the last build that
 # succeeded there (kunitpy.Kunit.inputs()); removed before each build.
 BUILD = '.wq-kunit-inputs'
@@ -46,7 +48,9 @@ def inputs(tree: str, command: Iterable[str], files: Iterable[str],
 	from it count.  None where git cannot tell (not a work tree)."""
 	h = hashlib.sha256()
 	for part in command:
-		h.update(part.encode() + b'\0')
+		# Where this checkout is does not count, what its files hold
+		# does (@files): a second clone finds the build of the first.
+		h.update(part.replace(paths.REPO + os.sep, '<wq-kunit>/').encode() + b'\0')
 	for path in files:
 		h.update(content(path))
 	if compiler:
