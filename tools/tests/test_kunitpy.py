@@ -125,6 +125,18 @@ class ArchTest(TempDirTest):
 		self.assertEqual(runner.BuildRequest('6.12', arch='arm64').label, '6.12-arm64')
 		self.assertEqual(runner.BuildRequest('6.12').label, '6.12')
 
+	def test_one_lock_per_source_tree(self):
+		"""Every architecture and the debug build read the same tree, which
+		a mutant changes while it is built: one lock for all of them."""
+		locks = {runner.BuildRequest('6.12', arch=a, debug=d).lock_path
+			 for a in arches.ARCHES for d in (False, True)}
+		self.assertEqual(len(locks), 1)
+		self.assertNotIn(runner.BuildRequest('6.1').lock_path, locks)
+		mine = runner.BuildRequest('6.12', tree=self.tmp)
+		self.assertEqual(mine.lock_path, runner.BuildRequest('6.12', tree=self.tmp,
+								     arch='arm64').lock_path)
+		self.assertNotIn(mine.lock_path, locks)
+
 	def test_unknown_arch_is_refused(self):
 		with self.assertRaisesRegex(WqKunitError, "unknown architecture 'riscv'"):
 			arches.get('riscv')
