@@ -87,10 +87,11 @@ def kconfig(arch: str) -> List[str]:
 	return [ALL_TESTS] + [f'# {symbol} is not set' for symbol in LEFT_OUT.get(arch, {})]
 
 
-# The one boot of each side: the whole all-tests run, on no board in
-# particular (alltests compares results, not placement).
-BOOT = boots.Boot(name='alltests', description='every KUnit suite', kernel_args=[],
-		  kernels=None)
+def _side(label: str) -> boots.Boot:
+	"""The one boot of a side: the whole all-tests run, on no board in
+	particular (alltests compares results, not placement)."""
+	return boots.Boot(name=f'alltests-{label}', description='every KUnit suite',
+			  kernel_args=[], kernels=None)
 
 
 def _boot(kunit: Kunit, req: runner.BuildRequest, label: str, timeout: int,
@@ -100,9 +101,9 @@ def _boot(kunit: Kunit, req: runner.BuildRequest, label: str, timeout: int,
 	_, error = runner.build_once(kunit, req, kconfig(kunit.arch.name), logs, say)
 	if error:
 		return {}, verdict.build_failed(error, label)
-	ex = runner.ExecRequest([BOOT], timeout, board=None, log_prefix=f'{label}.',
-				explain=False)
-	done = runner.boot_once(kunit, req, ex, BOOT, 8, logs, say)
+	boot = _side(label)
+	ex = runner.ExecRequest([boot], timeout, board=None, explain=False)
+	done = runner.boot_once(kunit, req, ex, boot, 8, logs, say)
 	json_path = os.path.splitext(done.console)[0] + '.json'
 	try:
 		with open(json_path, encoding='utf-8') as f:
