@@ -56,6 +56,42 @@ class BootsTest(TempDirTest):
 			boots.load(path)
 
 
+class BoardSizeTest(unittest.TestCase):
+	"""A configuration means the same on a board of any size, or is not
+	booted: nohz_full=4-7 on 4 CPUs names CPUs the board lacks."""
+
+	@staticmethod
+	def boot(*args):
+		return boots.Boot(name='x', description='', kernel_args=list(args), kernels=None)
+
+	def test_big_is_the_upper_half_of_the_board(self):
+		b = self.boot('nohz_full={big}', 'quiet')
+		self.assertEqual(b.args_for(8), ['nohz_full=4-7', 'quiet'])
+		self.assertEqual(b.args_for(4), ['nohz_full=2-3', 'quiet'])
+		self.assertEqual(b.args_for(3), ['nohz_full=1-2', 'quiet'])
+		self.assertEqual(b.args_for(2), ['nohz_full=1', 'quiet'])
+		self.assertIsNone(b.args_for(1))
+
+	def test_a_cpu_the_board_lacks_is_not_booted(self):
+		self.assertEqual(self.boot('isolcpus=1,2').args_for(3), ['isolcpus=1,2'])
+		self.assertIsNone(self.boot('isolcpus=1,2').args_for(2))
+		self.assertIsNone(self.boot('isolcpus=domain,4-7').args_for(4))
+		self.assertIsNone(self.boot('workqueue.unbound_cpus=4-7').args_for(4))
+
+	def test_the_project_configurations_keep_their_eight_cpu_meaning(self):
+		named = {b.name: b.args_for(8) for b in boots.load()}
+		self.assertEqual(named['nohz-full'], ['nohz_full=4-7'])
+		self.assertEqual(named['unbound-cpus'], ['workqueue.unbound_cpus=4-7'])
+		self.assertEqual(named['isolcpus'], ['isolcpus=1,2'])
+
+	def test_a_filtered_boot(self):
+		self.assertTrue(self.boot('kunit.filter_glob=workqueue_report').filtered([]))
+		self.assertTrue(self.boot().filtered(['workqueue_percpu.*']))
+		self.assertTrue(self.boot().filtered(['--kernel_args=kunit.filter_glob=x']))
+		self.assertFalse(self.boot().filtered(['--timeout', '5']))
+		self.assertFalse(self.boot('nohz_full={big}').filtered([]))
+
+
 class SeriesTest(TempDirTest):
 	def test_repository_series_lists_existing_patches(self):
 		files = series.patches()

@@ -3,7 +3,7 @@
 
 import configparser
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from . import paths
 from .errors import WqKunitError
@@ -19,6 +19,48 @@ class Boot:
 
 	def applies_to(self, version: str) -> bool:
 		return self.kernels is None or version in self.kernels
+
+	def args_for(self, cpus: int) -> Optional[List[str]]:
+		"""The kernel arguments for a board of @cpus CPUs, "{big}" made
+		its upper half (4-7 of 8, 2-3 of 4); None where the configuration
+		names a CPU the board lacks, so that it cannot mean what it says."""
+		out = []
+		for arg in self.kernel_args:
+			if BIG in arg:
+				if cpus < 2:
+					return None
+				low, high = cpus // 2, cpus - 1
+				arg = arg.replace(BIG, f'{low}-{high}' if high > low else str(low))
+			key, _, value = arg.partition('=')
+			if key in CPU_LISTS and any(c >= cpus for c in _cpus(value)):
+				return None
+			out.append(arg)
+		return out
+
+	def filtered(self, kunit_args: Sequence[str]) -> bool:
+		"""Whether this boot runs only some suites: a filter_glob on the
+		kernel's command line, or a glob (a word that is no option's
+		value) or a filter option for kunit.py exec in @kunit_args."""
+		globs = [a for i, a in enumerate(kunit_args) if not a.startswith('-') and
+			 (i == 0 or not kunit_args[i - 1].startswith('--') or '=' in kunit_args[i - 1])]
+		return any(a.startswith('kunit.filter') for a in self.kernel_args) or bool(globs) or \
+			any('kunit.filter' in a or a.startswith('--filter') for a in kunit_args)
+
+
+# In kernel_args: the upper half of the board's CPUs (its big ones).
+BIG = '{big}'
+# Parameters whose value is a CPU list, checked against the board's CPUs.
+CPU_LISTS = ('isolcpus', 'nohz_full', 'workqueue.unbound_cpus')
+
+
+def _cpus(value: str) -> List[int]:
+	"""The CPUs of a CPU list such as "1,2" or "domain,4-7"."""
+	cpus = []
+	for part in value.split(','):
+		low, _, high = part.partition('-')
+		if low.isdigit() and (not high or high.isdigit()):
+			cpus += range(int(low), int(high or low) + 1)
+	return cpus
 
 
 def read_ini(path: str, what: str) -> configparser.ConfigParser:

@@ -153,6 +153,10 @@ def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) ->
 			for _ in range(ex.repeat):
 				for smp in ex.smps:
 					for b in group:
+						if b.args_for(smp) is None:
+							log(f'not booted: [{b.name}] names CPUs that a board '
+							    f'of {smp} lacks ({" ".join(b.kernel_args)})')
+							continue
 						if error:
 							done = _unbuilt(req, ex, b, smp, error)
 						else:
@@ -204,15 +208,6 @@ def _unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
 	return Boot(b.name, label, verdict.build_failed(error, label), '', 0.0)
 
 
-def _filtered(kernel_args: Sequence[str], kunit_args: Sequence[str]) -> bool:
-	"""Whether a boot runs only some suites: a filter_glob on the kernel's
-	command line, or a positional argument (the glob) for kunit.py exec."""
-	globs = [a for i, a in enumerate(kunit_args) if not a.startswith('-') and
-		 (i == 0 or not kunit_args[i - 1].startswith('--') or '=' in kunit_args[i - 1])]
-	return any(a.startswith('kunit.filter') for a in kernel_args) or bool(globs) or \
-		any('kunit.filter' in a or a.startswith('--filter') for a in kunit_args)
-
-
 def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	      smp: int, logs: str, log: Callable[[str], None] = say) -> Boot:
 	"""Boot what @kunit built once and judge it (verdict.boot), with the
@@ -229,7 +224,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	follow = ktap.Follower(label, echo=ex.live)
 	with phase('boot'):
 		try:
-			secs = kunit.boot(b.kernel_args, ex.kunit_args, ex.timeout, console, smp,
+			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
 					  on_line=follow, board=ex.board)
 		except WqKunitError as e:
 			error = str(e)
@@ -269,7 +264,7 @@ def _checks(kunit: Kunit, ex: ExecRequest, b: boots.Boot, smp: int, console: str
 	if not ex.board:
 		return None
 	problem = board_mod.check(whole, smp, ex.board,
-				  _filtered(b.kernel_args, ex.kunit_args) or judged.incomplete)
+				  b.filtered(ex.kunit_args) or judged.incomplete)
 	return board_mod.PREFIX + problem if problem else None
 
 
