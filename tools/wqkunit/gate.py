@@ -5,14 +5,14 @@ checkpatch --strict and shellcheck, the coverage map; each a step with its
 verdict, every failed one named in the summary and counted in its last line."""
 
 import contextlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence
 
 from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
 from . import stamps, verdict
@@ -20,6 +20,7 @@ from .errors import WqKunitError
 from .kunitpy import ccache_env
 from .procs import run_tree
 from .runner import phase, say
+from .steps import Step, boots_step, guarded  # noqa: F401 (Step for the tests)
 
 # checkpatch (perl, and the modules its SPDX check imports), shellcheck,
 # and what the tools' own tests run before any build: tar's xz, git, make.
@@ -37,38 +38,27 @@ BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone'
 			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
 
 
-@dataclass
-class Step:
-	"""One step of the gate and its verdict, with where to look if it
-	failed.  A failed boot is counted already, by the failed results its
-	verdict gives: only a failed step that is not @boots adds to them."""
-	name: str
-	ok: bool
-	detail: str = ''
-	boots: bool = False
-
-	def line(self) -> str:
-		return f'FAILED step: {self.name}' + (f' ({self.detail})' if self.detail else '')
-
-
-def boots_step(name: str, done: Sequence[runner.Boot]) -> Step:
-	"""The step of the boots @done, failed if one of them did."""
-	bad = [b for b in done if not b.judged.passed]
-	return Step(name, not bad, f'{len(bad)} of {len(done)} boots failed: '
-		    f'{", ".join(b.label for b in bad)}' if bad else '', boots=True)
+# The tools' tests in two processes at once, one per core: the end-to-end
+# tests of run, check and the rest, and all the others (mutate's included).
+TEST_HALVES = ('test_o*.py', 'test_[!o]*.py')
 
 
 def tools_tests() -> bool:
 	say('running the tools\' own tests')
-	proc = subprocess.run([sys.executable, '-m', 'unittest', 'discover', '-q',
-			       '-s', os.path.join(paths.TOOLS_DIR, 'tests'),
-			       '-t', paths.TOOLS_DIR],
-			      capture_output=True, text=True, check=False)
-	tail = [l for l in proc.stderr.splitlines() if l.strip()]
-	if proc.returncode:
-		sys.stderr.write(proc.stderr)
-	say(f'tools tests: {" ".join(tail[-2:]) if tail else "no output"}')
-	return proc.returncode == 0
+	procs = [subprocess.Popen([sys.executable, '-m', 'unittest', 'discover', '-q', '-p', half,
+				   '-s', os.path.join(paths.TOOLS_DIR, 'tests'),
+				   '-t', paths.TOOLS_DIR],
+				  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+		 for half in TEST_HALVES]
+	ok = True
+	for child in procs:
+		err = child.communicate()[1]
+		tail = [l for l in err.splitlines() if l.strip()]
+		if child.returncode:
+			ok = False
+			sys.stderr.write(err)
+		say(f'tools tests: {" ".join(tail[-2:]) if tail else "no output"}')
+	return ok
 
 
 def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> List[Step]:
@@ -221,17 +211,6 @@ def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None
 	return shown
 
 
-def _guarded(name: str, step: Callable[[], Union[Step, List[Step]]]) -> List[Step]:
-	"""@step's verdicts, or a failed step @name if it could not run at
-	all: the gate goes on to its summary whatever one step does."""
-	try:
-		done = step()
-	except (WqKunitError, OSError) as e:
-		say(f'{name}: could not run: {e}')
-		return [Step(name, False, f'could not run: {e}')]
-	return done if isinstance(done, list) else [done]
-
-
 def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	  self_test: bool = True) -> bool:
 	"""The whole gate, its boots with @smp CPUs (UML's with one); True if
@@ -266,7 +245,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		ran[version] = sorted({b.name for b in done.boots})
 		steps.append(boots_step(f'boots {version}', done.boots))
 		with phase('W=1'):
-			steps += _guarded(f'W=1 {version}', lambda: w1(version, done.tree))
+			steps += guarded(f'W=1 {version}', lambda: w1(version, done.tree))
 	for name in OTHER_ARCHES:
 		arch = arches.get(name)
 		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
@@ -286,11 +265,11 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		steps.append(Step('record of the logs for the claims', False, str(e)))
 	if debug:
 		for version in versions:
-			steps += _guarded(f'debug {version}', lambda: debug_run(version, jobs, timeout, out))
+			steps += guarded(f'debug {version}', lambda: debug_run(version, jobs, timeout, out))
 	with phase('checkpatch and shellcheck'):
-		steps += _guarded('checkpatch and shellcheck', lambda: style(out.tree))
+		steps += guarded('checkpatch and shellcheck', lambda: style(out.tree))
 	with phase('coverage map'):
-		steps += _guarded('coverage map', coverage_map)
+		steps += guarded('coverage map', coverage_map)
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
 	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
 			f'boots); wall {time.monotonic() - start:.0f} s', steps, out.boots)
