@@ -106,7 +106,7 @@ def mutation(args: argparse.Namespace) -> int:
 		start = time.monotonic()
 		with runner.prepared(req) as kunit:
 			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,
-					      args.timeout, logs, say)
+					      args.timeout, say)
 		# The coverage table reads kills from a run of every mutant; a
 		# partial run never replaces it.
 		complete = not args.only and not args.boot

@@ -137,20 +137,15 @@ def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> 
 
 
 def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
-	   timeout: int, logs: str) -> Tuple[List[verdict.Verdict], Optional[str]]:
-	"""Build @base's tree as it is now, in the build directory of each
-	Kconfig variant @selected needs, and boot it in each of @selected."""
+	   timeout: int) -> Tuple[List[verdict.Verdict], Optional[str]]:
+	"""Build @base's tree as it is now and boot it in each of @selected,
+	as every build and boot is (runner.build_and_boot()): the verdicts,
+	and why it did not build if it did not."""
 	ex = runner.ExecRequest(selected, timeout, live=False, log_prefix='mutant.',
 				keep_failed=False, explain=False)
-	judged = []
-	for kconfig, group in boots.by_build(selected):
-		kunit = base.variant(runner.variant_name(kconfig)) if kconfig else base
-		_, error = runner.build_once(kunit, req, kconfig, logs, _quiet)
-		if error:
-			return judged, error
-		for b in group:
-			judged.append(runner.boot_once(kunit, req, ex, b, 8, logs, _quiet).judged)
-	return judged, None
+	judged = [b.judged for b in runner.build_and_boot(base, req, ex, _quiet).boots]
+	unbuilt = [j.build_error for j in judged if j.build_error]
+	return [j for j in judged if not j.build_error], unbuilt[0] if unbuilt else None
 
 
 def _quiet(_msg: str) -> None:
@@ -158,11 +153,11 @@ def _quiet(_msg: str) -> None:
 
 
 def baseline(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
-	     timeout: int, logs: str, say: Callable[[str], None]) -> None:
+	     timeout: int, say: Callable[[str], None]) -> None:
 	"""The unmutated kernel in every configuration the mutants boot: it
 	must pass, or every mutant would look killed."""
 	say(f'baseline: the unmutated kernel in {", ".join(b.name for b in selected)}')
-	judged, error = _judge(base, req, selected, timeout, logs)
+	judged, error = _judge(base, req, selected, timeout)
 	bad = [j for j in judged if not j.passed]
 	if error or bad:
 		for j in bad:
@@ -173,7 +168,7 @@ def baseline(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
 
 
 def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
-	boot_name: Optional[str], timeout: int, logs: str,
+	boot_name: Optional[str], timeout: int,
 	say: Callable[[str], None]) -> List[Verdict]:
 	"""The baseline, then every mutant on @kunit's tree; the tree ends
 	exactly as it began."""
@@ -182,7 +177,7 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	if before.count('\n') > 1:
 		raise WqKunitError(f'{tree} has local changes; mutants need the pristine series')
 	every = {b.name: b for m in mutants for b in _boots(m, boot_name, req.version)}
-	baseline(kunit, req, list(every.values()), timeout, logs, say)
+	baseline(kunit, req, list(every.values()), timeout, say)
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
@@ -193,7 +188,7 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 		proc.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
 		try:
 			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
-					       timeout, logs)
+					       timeout)
 			outcome, detail, failed = classify(mutant, judged, error)
 		finally:
 			proc.run(['git', 'apply', '-R', mutant.patch], cwd=tree,

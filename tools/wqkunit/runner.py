@@ -136,39 +136,45 @@ def variant_name(kconfig: Sequence[str]) -> str:
 
 
 def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
-	"""Build @req once per Kconfig variant its boots need, each variant
-	in a build directory of its own; boot each of @ex.boots @ex.repeat
-	times with each CPU count of @ex.smps.  A variant that does not
-	build gives a build-error verdict for each of its boots."""
-	out = Outcome()
-	logs = req.logs
-	os.makedirs(logs, exist_ok=True)
+	"""Prepare @req's tree (prepared()) and build and boot it there
+	(build_and_boot())."""
 	prepare = PHASES['prepare']
 	with prepared(req, log) as base:
-		out.tree = base.tree
-		prepare = PHASES['prepare'] - prepare
-		for kconfig, group in boots.by_build(ex.boots):
-			kunit = base.variant(variant_name(kconfig)) if kconfig else base
-			build, error = build_once(kunit, req, kconfig, logs, log)
-			for _ in range(ex.repeat):
-				for smp in ex.smps:
-					for b in group:
-						if b.args_for(smp) is None:
-							log(f'not booted: [{b.name}] names CPUs that a board '
-							    f'of {smp} lacks ({" ".join(b.kernel_args)})')
-							continue
-						if error:
-							done = _unbuilt(req, ex, b, smp, error)
-						else:
-							done = boot_once(kunit, req, ex, b, smp, logs, log)
-						out.boots.append(done)
-						out.lines.append(f'{done.label}: {done.judged.counts.line()}; '
-								 f'prepare {prepare:.1f} s, build {build:.1f} s, '
-								 f'boot to last result {done.seconds:.1f} s')
-						log(out.lines[-1])
-						prepare = 0.0
+		out = build_and_boot(base, req, ex, log, PHASES['prepare'] - prepare)
 	if ex.explain:
 		explain(out.boots)
+	return out
+
+
+def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
+		   log: Callable[[str], None] = say, prepare: float = 0.0) -> Outcome:
+	"""Build @base's tree once per Kconfig variant @ex's boots need, each
+	variant in a build directory of its own; boot each of @ex.boots
+	@ex.repeat times with each CPU count of @ex.smps.  A variant that
+	does not build gives a build-error verdict for each of its boots."""
+	out = Outcome(tree=base.tree)
+	logs = req.logs
+	os.makedirs(logs, exist_ok=True)
+	for kconfig, group in boots.by_build(ex.boots):
+		kunit = base.variant(variant_name(kconfig)) if kconfig else base
+		build, error = build_once(kunit, req, kconfig, logs, log)
+		for _ in range(ex.repeat):
+			for smp in ex.smps:
+				for b in group:
+					if b.args_for(smp) is None:
+						log(f'not booted: [{b.name}] names CPUs that a board '
+						    f'of {smp} lacks ({" ".join(b.kernel_args)})')
+						continue
+					if error:
+						done = _unbuilt(req, ex, b, smp, error)
+					else:
+						done = boot_once(kunit, req, ex, b, smp, logs, log)
+					out.boots.append(done)
+					out.lines.append(f'{done.label}: {done.judged.counts.line()}; '
+							 f'prepare {prepare:.1f} s, build {build:.1f} s, '
+							 f'boot to last result {done.seconds:.1f} s')
+					log(out.lines[-1])
+					prepare = 0.0
 	return out
 
 
