@@ -5,14 +5,13 @@ lognames.stem() names them), as logs/gate.json records them: the series
 and kunitconfig it ran, its arguments, and a digest of every log it wrote."""
 
 import configparser
-import hashlib
 import json
 import os
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import boots, kernels, lognames, paths, series
+from . import boots, kernels, lognames, paths, series, stamps
 from .errors import WqKunitError
 
 CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
@@ -35,13 +34,8 @@ def _leaves(group: dict, prefix: str, out: Dict[str, str]) -> None:
 		_leaves(sub, prefix + sub['name'] + '.', out)
 
 
-def _sha(path: str) -> str:
-	with open(path, 'rb') as f:
-		return hashlib.sha256(f.read()).hexdigest()
-
-
 def _inputs() -> Dict[str, str]:
-	return {'series': series.digest(series.patches()), 'kunitconfig': _sha(paths.KUNITCONFIG)}
+	return {'series': series.digest(series.patches()), 'kunitconfig': stamps.of_files([paths.KUNITCONFIG])}
 
 
 def _stem(args: Dict[str, object], version: str, name: str) -> str:
@@ -59,7 +53,7 @@ def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, objec
 		for name in names:
 			for ext in ('json', 'console'):
 				rel = f'{_stem(args, version, name)}.{ext}'
-				logs[rel] = _sha(os.path.join(logs_root, rel))
+				logs[rel] = stamps.of_files([os.path.join(logs_root, rel)])
 	path = os.path.join(logs_root, GATE)
 	with open(path, 'w', encoding='utf-8') as f:
 		json.dump(dict(_inputs(), args=args, boots=ran, logs=logs), f, indent=1, sort_keys=True)
@@ -100,7 +94,7 @@ def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run
 				   f'every boot with {lognames.DEFAULT_CPUS} CPUs: {again} without options')
 	for rel, digest in sorted(gate.get('logs', {}).items()):
 		try:
-			same = _sha(os.path.join(logs_root, rel)) == digest
+			same = stamps.of_files([os.path.join(logs_root, rel)]) == digest
 		except OSError:
 			same = False
 		if not same:

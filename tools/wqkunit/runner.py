@@ -30,13 +30,16 @@ class BuildRequest:
 	arch: str = arches.DEFAULT		# kunit.py --arch
 
 	@property
+	def source(self) -> str:
+		"""Which tree: Debian's by version, a user's by its path's hash."""
+		return f'tree-{hashlib.sha1(os.path.abspath(self.tree).encode()).hexdigest()[:12]}' \
+			if self.tree else self.version
+
+	@property
 	def label(self) -> str:
 		"""The name of its build and log directories in the cache."""
-		base = f'tree-{hashlib.sha1(self.tree.encode()).hexdigest()[:12]}' \
-			if self.tree else self.version
-		if self.arch != arches.DEFAULT:
-			base += f'-{self.arch}'
-		return base + ('-debug' if self.debug else '')
+		arch = '' if self.arch == arches.DEFAULT else f'-{self.arch}'
+		return self.source + arch + ('-debug' if self.debug else '')
 
 	@property
 	def build_path(self) -> str:
@@ -52,9 +55,7 @@ class BuildRequest:
 		"""One lock per source tree, whatever the architecture or build:
 		every build of it reads the same files, which a mutant or the
 		broken case changes for the time it is built."""
-		name = f'tree-{hashlib.sha1(os.path.abspath(self.tree).encode()).hexdigest()[:12]}' \
-			if self.tree else self.version
-		return os.path.join(paths.cache_dir(), 'locks', f'{name}.lock')
+		return os.path.join(paths.cache_dir(), 'locks', f'{self.source}.lock')
 
 
 @dataclass
@@ -243,7 +244,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	if problem:
 		judged = verdict.boot(whole, text, complete, problem, follow.failures,
 				      follow.running(), console)
-	_tell(judged, label, log)
+	_tell(judged, label, whole, log)
 	if ex.json and text:
 		dest = ex.json if len(ex.boots) == 1 else \
 			f'{os.path.splitext(ex.json)[0]}.{req.version}.{b.name}.json'
@@ -274,9 +275,10 @@ def _checks(kunit: Kunit, ex: ExecRequest, b: boots.Boot, smp: int, console: str
 	return board_mod.PREFIX + problem if problem else None
 
 
-def _tell(judged: verdict.Verdict, label: str, log: Callable[[str], None]) -> None:
-	"""Say at once why a boot failed; the end of its console where no
-	case is to blame."""
+def _tell(judged: verdict.Verdict, label: str, whole: str,
+	  log: Callable[[str], None]) -> None:
+	"""Say at once why a boot failed; the end of its console @whole where
+	no case is to blame."""
 	for splat in judged.boot_reports:
 		log(f'note: {label}: the kernel reported a problem before the suite: '
 		    f'{splat.summary()}')
@@ -285,8 +287,7 @@ def _tell(judged: verdict.Verdict, label: str, log: Callable[[str], None]) -> No
 		print('\n'.join(splat.lines), flush=True)
 	if judged.errors or judged.incomplete:
 		log(f'{label}: {judged.kind}; the console ({judged.console}) ends with:')
-		with open(judged.console, encoding='utf-8', errors='replace') as f:
-			print('\n'.join(f.read().splitlines()[-20:]), flush=True)
+		print('\n'.join(whole.splitlines()[-20:]), flush=True)
 
 
 def explain(done: Sequence[Boot], log: Callable[[str], None] = say) -> None:

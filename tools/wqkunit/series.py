@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The patch series: its files in order, and a digest of their contents."""
 
-import hashlib
 import os
 from typing import List
 
-from . import paths
+from . import paths, stamps
 from .errors import WqKunitError
 
 # A kernel tree that has the suite includes this file from kernel/workqueue.c.
@@ -31,11 +30,7 @@ def patches(directory: str = paths.PATCHES) -> List[str]:
 
 
 def digest(files: List[str]) -> str:
-	h = hashlib.sha256()
-	for name in files:
-		with open(name, 'rb') as f:
-			h.update(f.read())
-	return h.hexdigest()
+	return stamps.of_files(files)
 
 
 def present(tree: str) -> bool:

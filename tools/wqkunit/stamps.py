@@ -32,6 +32,16 @@ def write(path: str, digest: str) -> None:
 		f.write(digest)
 
 
+def of_files(files: Iterable[str]) -> str:
+	"""A digest of what @files hold, one after the other; a file that
+	cannot be read is an error (OSError), not a digest."""
+	h = hashlib.sha256()
+	for name in files:
+		with open(name, 'rb') as f:
+			h.update(f.read())
+	return h.hexdigest()
+
+
 def content(path: str) -> bytes:
 	"""@path's bytes, or a marker of its absence."""
 	try:
