@@ -47,17 +47,25 @@ class ClaimsTest(TempDirTest):
 		('a negated claim whose cases pass does not hold',
 		 'queue_work() on a per-CPU workqueue avoids',
 		 ('no: system_wq runs the work...', 'no: system_wq runs the work...')),
-		('a mode line settles a claim per kernel',
-		 'nohz_full= leaves power-efficient mode', ('reported: holds', 'reported: no:...')),
+		('a mode line backed by its case settles a claim per kernel',
+		 'nohz_full= leaves power-efficient mode', ('holds', 'no: nohz_full= forces...')),
 		('placement on two CPUs breaks a pinning claim',
 		 'a self-requeueing non-deferrable delayed work', ('reported: holds', 'reported: no...')),
 		('a claim names the boot where it breaks',
-		 'the timer of a delayed work', ('holds', 'reported: no with [nohz-full]...')),
-		('idle runs are counted per kernel',
+		 'the timer of a delayed work', ('holds', 'no with [nohz-full]: armed on the queueing...')),
+		('idle wake-ups beyond those without the work are counted per kernel',
 		 "KFENCE's sampling work (kfence.deferrable=0) on system_power_efficient_wq leaves "
 		 "an idle CPU idle, power-efficient mode off",
-		 ('reported: no: 1 of 1 runs on the idle CPU',
-		  'reported: holds, 0 of 1 runs on the idle CPU')),
+		 ('reported: no: 1 extra wake-ups of the idle CPU, 2 of 2 runs on it',
+		  'reported: holds, 0 extra wake-ups of the idle CPU, 0 of 2 runs on it')),
+		('an idle claim whose work did not run has no data',
+		 'with kfence.deferrable=1, the same (its timer fires on that CPU only once something '
+		 'else wakes it), power-efficient mode off',
+		 ('reported: no data: the work did not run in the window',
+		  'reported: no data: the work did not run in the window')),
+		('a mode line says which kernel has a rule its case asserts',
+		 'the rescuer of an unbound WQ_MEM_RECLAIM workqueue',
+		 ('no: it may run on every possible CPU...', 'holds')),
 		('an idle claim without idle lines did not run',
 		 "KFENCE's sampling work (kfence.deferrable=0) on system_power_efficient_wq leaves "
 		 "an idle CPU idle, power-efficient mode on", ('not run', 'not run')),
@@ -104,6 +112,16 @@ class ClaimsTest(TempDirTest):
 		text = claims.table(logs_root=self.logs, trees_root=os.path.join(self.tmp, 'src'))
 		row = [l for l in text.splitlines() if 'from a nohz_full CPU stays' in l][0]
 		self.assertIn('not shown: ', row)
+
+	def test_a_guaranteed_claim_is_never_only_reported(self):
+		with open(claims.CLAIMS, encoding='utf-8') as f:
+			text = f.read()
+		start = text.index('[plain-pinned]')
+		path = os.path.join(self.tmp, 'claims.ini')
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write(text[:start] + text[start:].replace('\n\n', '\nguaranteed = yes\n\n', 1))
+		with self.assertRaisesRegex(WqKunitError, r'\[plain-pinned\] is guaranteed .* only reported'):
+			claims.table(path, logs_root=self.logs, trees_root=os.path.join(self.tmp, 'src'))
 
 	def test_no_gate_run(self):
 		with self.assertRaisesRegex(WqKunitError, 'no gate run'):

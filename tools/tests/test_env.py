@@ -150,13 +150,14 @@ class MutantsTest(TempDirTest):
 		ours = mutate.Mutant('ours', 'p', 'x', 'y', ['default'], None)
 		self.assertIsNone(mutate.corpus_score([mutate.Verdict(ours, 'killed', '', 0.0)]))
 		fix = [mutate.Mutant(f'regress-{n}', 'p', 'x', 'y', ['default'], None, '874bbfe600a6')
-		       for n in ('a', 'b', 'c')]
+		       for n in ('a', 'b', 'c', 'd')]
 		verdicts = [mutate.Verdict(ours, 'survived', '', 0.0)] + [
 			mutate.Verdict(m, o, '', 0.0)
-			for m, o in zip(fix, ('killed', 'killed by another case', 'kernel report only'))]
+			for m, o in zip(fix, ('killed', 'killed by another case', 'kernel report only',
+					      'equivalent'))]
 		self.assertEqual(mutate.corpus_score(verdicts),
-				 'regression corpus: 2 of 3 undone upstream fixes caught by a case '
-				 '(not caught: regress-c)')
+				 'regression corpus: 2 of 3 undone upstream fixes caught by a case; '
+				 '1 not observable in a guest (regress-d); not caught: regress-c')
 
 
 class BenchTest(unittest.TestCase):

@@ -177,11 +177,11 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		if bad:
 			return bad
 	if 'mode' in sec:
-		values = {b: l[len(sec['mode']):].split()[0] for b, r in runs.items()
+		values = {b: l[len(sec['mode']):].strip() for b, r in runs.items()
 			  for l in _info(r.console, sec['mode'])}
 		if not values:
 			return 'not run'
-		wrong = sorted(b for b, v in values.items() if v != sec['value'])
+		wrong = sorted(b for b, v in values.items() if not v.startswith(sec['value']))
 		cell = f'no{_where(wrong, runs)}: {instead}' if wrong else 'holds'
 		return cell if 'cases' in sec else _reported(cell)
 	if 'share' in sec:
@@ -200,17 +200,24 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 		return _reported(f'no{_where(sorted(set(bad)), runs)}: {count}' if bad
 				 else f'holds, {count}')
 	if 'idle' in sec:
-		woke, total = {}, 0
+		extra, there, total = {}, 0, 0
 		for boot, run in runs.items():
 			for line in _info(run.console, sec['idle']):
-				m = re.search(r': (\d+) of (\d+) runs on idle', line)
+				m = re.search(r'woke (\d+) times in \d+ ms, (\d+) without the work; '
+					      r'(\d+) of (\d+) runs on it', line)
 				if m:
-					woke[boot] = woke.get(boot, 0) + int(m.group(1))
-					total += int(m.group(2))
-		if not woke:
+					more = max(0, int(m.group(1)) - int(m.group(2)))
+					extra[boot] = extra.get(boot, 0) + more
+					there += int(m.group(3))
+					total += int(m.group(4))
+		if not extra:
 			return 'not run'
-		bad = sorted(b for b, n in woke.items() if n)
-		count = f'{sum(woke.values())} of {total} runs on the idle CPU'
+		if not total:
+			# The work did not run at all: nothing to show, either way.
+			return _reported('no data: the work did not run in the window')
+		bad = sorted(b for b, n in extra.items() if n)
+		count = (f'{sum(extra.values())} extra wake-ups of the idle CPU, '
+			 f'{there} of {total} runs on it')
 		return _reported(f'no{_where(bad, runs)}: {count}' if bad else f'holds, {count}')
 	if 'placement' in sec:
 		lines = {b: _info(r.console, sec['placement']) for b, r in runs.items()}
@@ -246,6 +253,12 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 		evidence = evidence or sec.get('source', '') or \
 			reported.split(':')[0] + ' (reported)'
 		cells = [_settle(sec, row_runs[v], trees[v]) for v in versions]
+		if sec.getboolean('guaranteed', False):
+			for version, cell in zip(versions, cells):
+				if cell.startswith('reported:'):
+					raise WqKunitError(f'claim [{name}] is guaranteed by the kernel\'s '
+							   f'code, but on {version} only reported: '
+							   f'"{cell}"; assert it')
 		rows.append(f'| {sec["claim"]} | {evidence} | ' + ' | '.join(cells) + ' |')
 	return '\n'.join(rows) + '\n'
 

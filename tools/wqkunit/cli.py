@@ -6,7 +6,7 @@ import signal
 import sys
 from typing import List, Optional
 
-from . import arches, commands, options
+from . import arches, cli_more, commands, options
 from .errors import WqKunitError
 
 
@@ -142,29 +142,7 @@ def parser() -> argparse.ArgumentParser:
 			'the Markdown table.')
 	table.add_argument('--write', metavar='FILE',
 			   help='replace the table between the claims markers in FILE')
-	alls = command('alltests', commands.all_tests,
-		       'all-tests builds with and without the series, compared',
-		       'Build the tree with CONFIG_KUNIT_ALL_TESTS=y twice, with the series '
-		       'and without it, boot each once and compare every result, case '
-		       'by case: ours must pass or skip, every other one must be the same '
-		       'without the series.')
-	alls.add_argument('--kernel', metavar='VERSION',
-			  help='one version (default: the newest supported)')
-	alls.add_argument('--arch', default=arches.DEFAULT, choices=('arm', 'um'),
-			  help='the big.LITTLE board or UML (default: %(default)s)')
-	options.jobs(alls)
-	options.timeout(alls, 600)
-
-	cov = command('coverage', commands.coverage_map,
-		      'check the coverage map and print its table from the last gate run',
-		      'Check kunit/coverage.ini against the workqueue interface of every '
-		      'supported kernel tree (a name with no entry, or an entry naming '
-		      'what no tree has, is an error), then print the Markdown table of '
-		      'what the last gate (wq-kunit check) asserted for each entry.')
-	cov.add_argument('--check', action='store_true',
-			 help='only check the map against the trees; no gate logs needed')
-	cov.add_argument('--write', metavar='FILE',
-			 help='replace the table between the coverage markers in FILE')
+	cli_more.add(command)
 	return top
 
 

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Callable, List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, regressions, report, runner, source
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -201,8 +201,9 @@ def coverage_map(args: argparse.Namespace) -> int:
 		    f'{", ".join(found)}')
 		return 0
 	logs = os.path.join(paths.cache_dir(), 'logs')
-	text = coverage.table(entries, found, claims.gate_runs(logs),
-			      coverage.mutation_runs(logs, list(found)))
+	runs = coverage.mutation_runs(logs, list(found))
+	text = coverage.table(entries, found, claims.gate_runs(logs), runs)
+	_table(regressions.table(runs), args.write, 'regression corpus', regressions.write)
 	return _table(text, args.write, 'coverage', coverage.write)
 
 

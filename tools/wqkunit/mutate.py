@@ -228,9 +228,15 @@ def corpus_score(verdicts: List[Verdict]) -> Optional[str]:
 	if not undone:
 		return None
 	caught = [v for v in undone if v.outcome in (KILLED, KILLED_OTHER)]
-	missed = ', '.join(v.mutant.name for v in undone if v not in caught)
-	return (f'regression corpus: {len(caught)} of {len(undone)} undone upstream fixes '
-		f'caught by a case' + (f' (not caught: {missed})' if missed else ''))
+	same = [v.mutant.name for v in undone if v.outcome == EQUIVALENT]
+	missed = [v.mutant.name for v in undone if v not in caught and v.outcome != EQUIVALENT]
+	line = (f'regression corpus: {len(caught)} of {len(undone) - len(same)} undone upstream '
+		f'fixes caught by a case')
+	if same:
+		line += f'; {len(same)} not observable in a guest ({", ".join(same)})'
+	if missed:
+		line += f'; not caught: {", ".join(missed)}'
+	return line
 
 
 def score(verdicts: List[Verdict]) -> str:
