@@ -24,7 +24,8 @@ class RegressionsTest(TempDirTest):
 		os.makedirs(os.path.join(mutants, '6.1'))
 		with open(os.path.join(mutants, '6.1', 'regress-fix.patch'), 'w',
 			  encoding='utf-8') as f:
-			f.write(f'Mutant: regress-fix\n{header}\n\ndiff --git a/x b/x\n')
+			f.write(f'Mutant: regress-fix\nModels: x\nCaught by: y\n{header}\n\n'
+				'diff --git a/x b/x\n')
 		path = os.path.join(self.tmp, 'regressions.ini')
 		with open(path, 'w', encoding='utf-8') as f:
 			f.write(ini)

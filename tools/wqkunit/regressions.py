@@ -23,6 +23,7 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 	entry lists."""
 	parser = boots.read_ini(path, 'the regression corpus')
 	out, listed = [], set()
+	headers: Dict[str, Dict[str, str]] = {}
 	for name in parser.sections():
 		sec = parser[name]
 		out += [f'[{name}]: no {f}' for f in FIELDS if not sec.get(f)]
@@ -38,16 +39,14 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 		if 'reason' in sec:
 			continue
 		for version in versions:
-			patch = os.path.join(mutants, version, sec['mutant'])
-			listed.add(os.path.relpath(patch, mutants))
-			try:
-				with open(patch, encoding='utf-8') as f:
-					head = f.read().split('\ndiff --git', 1)[0]
-			except OSError:
+			listed.add(os.path.join(version, sec['mutant']))
+			if version not in headers:
+				headers[version] = _commits(version, mutants)
+			if sec['mutant'] not in headers[version]:
 				out.append(f'[{name}]: no mutant {version}/{sec["mutant"]}')
 				continue
-			m = re.search(r'^Commit: ([0-9a-f]+)', head, re.M)
-			if not m or not (commit.startswith(m.group(1)) or m.group(1).startswith(commit)):
+			named = headers[version][sec['mutant']]
+			if not named or not (commit.startswith(named) or named.startswith(commit)):
 				out.append(f'[{name}]: {version}/{sec["mutant"]} names another commit')
 	for version in kernels.supported():
 		folder = os.path.join(mutants, version)
@@ -56,6 +55,15 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 			if file.startswith('regress-') and rel not in listed:
 				out.append(f'{rel}: in no entry of {os.path.basename(path)}')
 	return out
+
+
+def _commits(version: str, mutants: str) -> Dict[str, str]:
+	"""Each mutant file of @version -> the commit id its Commit: line
+	names ('' for none), read as mutate reads the headers."""
+	if not os.path.isdir(os.path.join(mutants, version)):
+		return {}
+	return {os.path.basename(m.patch): (m.commit or '').split(' ')[0]
+		for m in mutate.load(version, mutants)}
 
 
 def _cell(run: Optional[dict], mutant: str) -> str:
