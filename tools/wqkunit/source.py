@@ -3,10 +3,11 @@
 or one the user already has."""
 
 import contextlib
+from dataclasses import dataclass
 import os
 import shutil
 import tempfile
-from typing import Callable, Iterator, Optional
+from typing import Callable, ContextManager, Iterator, Optional
 
 from . import kernels, paths, proc, series
 from .errors import WqKunitError
@@ -157,12 +158,12 @@ def _read_stamp(path: str) -> str:
 		return ''
 
 
-def _forget_if_other(built: str, extra: Optional[str]) -> None:
-	"""Delete the object @built if it was compiled with another addition
-	than @extra, as a stamp next to it records, so that make rebuilds it."""
+def _forget_if_other(built: str, want: str) -> None:
+	"""Delete the object @built if it was compiled from another edit of
+	its source than the one whose key is @want ('' for none), as a stamp
+	next to it records, so that make rebuilds it."""
 	stamp = os.path.join(os.path.dirname(built),
 			     f'.{os.path.basename(built)}.wq-kunit-extra')
-	want = series.digest([extra]) if extra else ''
 	if _read_stamp(stamp) == want:
 		return
 	with contextlib.suppress(FileNotFoundError):
@@ -175,17 +176,32 @@ def _forget_if_other(built: str, extra: Optional[str]) -> None:
 		os.remove(stamp)
 
 
+@dataclass
+class Edit:
+	"""A change of the test file for one build: its bytes from the
+	original's, and a key that tells one edit from another."""
+	key: str
+	apply: Callable[[bytes], bytes]
+
+
+def appending(extra: str) -> Edit:
+	"""The Edit that appends the C file @extra."""
+	with open(extra, 'rb') as f:
+		addition = f.read()
+	return Edit(series.digest([extra]), lambda original: original + addition)
+
+
 @contextlib.contextmanager
-def appended(tree: str, path: str, extra: Optional[str],
-	     built: Optional[str] = None) -> Iterator[None]:
-	"""While inside, @tree's @path has the C file @extra appended; restored
-	byte for byte afterwards, whatever happens.  Its mtime never changes,
-	so that other build directories of @tree are left alone; instead the
-	object @built, compiled from @path in this build directory, is deleted
-	when it was compiled with another addition (or none)."""
+def edited(tree: str, path: str, edit: Optional[Edit],
+	   built: Optional[str] = None) -> Iterator[None]:
+	"""While inside, @tree's @path is as @edit makes it; restored byte for
+	byte afterwards, whatever happens.  Its mtime never changes, so that
+	other build directories of @tree are left alone; instead the object
+	@built, compiled from @path in this build directory, is deleted when
+	it was compiled with another edit (or none)."""
 	if built:
-		_forget_if_other(built, extra)
-	if not extra:
+		_forget_if_other(built, edit.key if edit else '')
+	if not edit:
 		yield
 		return
 	target = os.path.join(tree, path)
@@ -193,14 +209,19 @@ def appended(tree: str, path: str, extra: Optional[str],
 	times = (before.st_atime_ns, before.st_mtime_ns)
 	with open(target, 'rb') as f:
 		original = f.read()
-	with open(extra, 'rb') as f:
-		addition = f.read()
+	changed = edit.apply(original)
 	try:
 		with open(target, 'wb') as f:
-			f.write(original + addition)
+			f.write(changed)
 		os.utime(target, ns=times)
 		yield
 	finally:
 		with open(target, 'wb') as f:
 			f.write(original)
 		os.utime(target, ns=times)
+
+
+def appended(tree: str, path: str, extra: Optional[str],
+	     built: Optional[str] = None) -> ContextManager[None]:
+	"""edited() with the C file @extra appended, if any."""
+	return edited(tree, path, appending(extra) if extra else None, built)
