@@ -204,7 +204,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_only_run_takes_arguments_after_dashes(self):
 		for command in ('check', 'soak', 'mutate', 'bench', 'report', 'claims',
-				'alltests', 'coverage'):
+				'alltests', 'coverage', 'faults'):
 			self.refuse([command, '--', 'workqueue_percpu.*'],
 				    "unexpected argument 'workqueue_percpu.*' after --: only run "
 				    'passes arguments to kunit.py')
@@ -222,7 +222,8 @@ class CommandLineTest(TempDirTest):
 			     ['check', '--jobs', 'many'], ['soak', '--runs', '0'],
 			     ['soak', '--timeout', '0'], ['bench', '--runs', '0'],
 			     ['bench', '--cold-runs', '0'], ['mutate', '--timeout', '1.5'],
-			     ['report', '--jobs', '0'], ['alltests', '--timeout', '0']):
+			     ['report', '--jobs', '0'], ['alltests', '--timeout', '0'],
+			     ['faults', '--timeout', '0']):
 			self.refuse(argv, f'argument {argv[1]}: {argv[2]!r} is not a whole number '
 				    'of 1 or more')
 
@@ -279,7 +280,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
 		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
 			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
-			    "'claims', 'alltests', 'coverage')", command='')
+			    "'claims', 'alltests', 'coverage', 'faults')", command='')
 		self.refuse([], 'the following arguments are required: COMMAND', command='')
 
 	def test_what_the_command_line_names_must_exist(self):
@@ -293,7 +294,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_help_still_works_on_every_command(self):
 		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
-				'claims', 'alltests', 'coverage'):
+				'claims', 'alltests', 'coverage', 'faults'):
 			rc, out, err = self.main([command, '--help'] if command else ['--help'])
 			self.assertEqual((rc, err), (0, ''), command)
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)

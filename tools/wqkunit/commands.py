@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Callable, List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, coverage, gate, kernels, load, mutate, paths, regressions, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, coverage, faults, gate, kernels, load, mutate, paths, regressions, report, runner, source
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -234,3 +234,24 @@ def _report(done: runner.Boot) -> report.Config:
 		raise WqKunitError(f'{done.label}: the kernel reports power_efficient='
 				   f'{config.mode} and mask {config.mask} ({done.console})')
 	return config
+
+
+def fault_injection(args: argparse.Namespace) -> int:
+	versions = _versions(args)
+	names = args.boot or list(faults.CONFIGS)
+	configs = {v: [b for n in names for b in boots.select(n, v)] for v in versions}
+	lines, done = [], []
+	for version in versions:
+		req = faults.build_request(version, args.jobs)
+		start = time.monotonic()
+		with runner.prepared(req) as kunit:
+			mine = faults.run(kunit, req, configs[version], args.timeout, args.case, say)
+		faults.record(mine, os.path.join(req.logs, faults.RECORD))
+		lines.append(f'{version}: {faults.total(mine)} in {time.monotonic() - start:.0f} s')
+		lines += [f'  {i.outcome:11} [{i.boot}] {i.name}: {i.detail[:150]}'
+			  for i in mine if i.outcome != faults.CONTAINED]
+		done += mine
+	for line in lines:
+		print(line)
+	print(faults.total(done))
+	return 0 if all(i.outcome == faults.CONTAINED for i in done) else 1

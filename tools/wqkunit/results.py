@@ -62,3 +62,21 @@ def count(json_text: str) -> Counts:
 	_walk({'test_cases': root.get('test_cases', [])}, '', counts_top)
 	counts.add(counts_top)
 	return counts
+
+
+def statuses(json_text: str) -> Dict[str, str]:
+	"""Every leaf result's status by name ("suite.case[.param]")."""
+	seen: Dict[str, str] = {}
+
+	def walk(group: dict, prefix: str) -> None:
+		for case in group.get('test_cases', []):
+			seen[prefix + case['name']] = case.get('status') or ''
+		for sub in group.get('sub_groups', []):
+			walk(sub, prefix + sub['name'] + '.')
+	try:
+		root = json.loads(json_text)
+	except ValueError as e:
+		raise WqKunitError(f'kunit.py wrote no valid JSON: {e}') from None
+	for suite in root.get('sub_groups', []):
+		walk(suite, suite['name'] + '.')
+	return seen

@@ -13,7 +13,7 @@ import time
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod
+from . import arches, board as board_mod, fault_hooks
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
@@ -27,6 +27,7 @@ class BuildRequest:
 	build_dir: Optional[str] = None
 	jobs: int = os.cpu_count() or 1
 	broken: Optional[str] = None		# a C file appended for this build only
+	fault_hooks: bool = False		# the faults build: fault_hooks.add() applied
 	arch: str = arches.DEFAULT		# kunit.py --arch
 
 	@property
@@ -120,8 +121,10 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 		# inputs of the last one can be skipped.  A user's is built.
 		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch,
 			      reuse=not req.tree)
-		with source.appended(tree, series.TEST_FILE, req.broken,
-				     os.path.join(build_dir, 'kernel', 'workqueue.o')):
+		edit = source.appending(req.broken) if req.broken else \
+			fault_hooks.EDIT if req.fault_hooks else None
+		with source.edited(tree, series.TEST_FILE, edit,
+				   os.path.join(build_dir, 'kernel', 'workqueue.o')):
 			yield kunit
 
 
