@@ -5,6 +5,8 @@ interrupted build or boot ends with everything it started."""
 import os
 import shutil
 import subprocess
+import threading
+import time
 from unittest import mock
 
 from tests.util import TempDirTest
@@ -89,6 +91,26 @@ class InterruptedRunTest(TempDirTest):
 
 	def test_exit_status_is_returned(self):
 		self.assertEqual(procs.run_tree(['sh', '-c', 'exit 3']), 3)
+
+	def test_end_all_reaches_children_of_other_threads(self):
+		# Boots run in threads; a signal reaches the main thread only.
+		pidfile = os.path.join(self.tmp, 'grandchild')
+		script = f'sleep 60 & echo $! > {pidfile}; wait'
+		status = []
+		thread = threading.Thread(target=lambda: status.append(
+			procs.run_tree(['sh', '-c', script])))
+		thread.start()
+		deadline = time.monotonic() + 10
+		while not (procs._RUNNING and os.path.exists(pidfile)) and \
+		      time.monotonic() < deadline:
+			time.sleep(0.05)
+		procs.end_all()
+		thread.join(15)
+		self.assertFalse(thread.is_alive())
+		self.assertNotEqual(status, [0])
+		self.assertEqual(procs._RUNNING, set())
+		with open(pidfile, encoding='utf-8') as f:
+			self.assertFalse(_alive(int(f.read())))
 
 
 class EnvironmentTest(TempDirTest):

@@ -8,11 +8,14 @@ import os
 import signal
 import subprocess
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 # Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
 GRACE = 10
 
+
+# The children run_tree() is running, in whichever thread.
+_RUNNING: Set[subprocess.Popen] = set()
 
 # A process: its pid and its start time, so that a pid used again by
 # some other process after ours ended is never signalled.
@@ -36,6 +39,7 @@ def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
 		kwargs.update(stdout=subprocess.PIPE, text=True, encoding='utf-8',
 			      errors='replace')
 	with subprocess.Popen(cmd, **kwargs) as child:
+		_RUNNING.add(child)
 		try:
 			if on_line:
 				for line in iter(child.stdout.readline, ''):
@@ -47,6 +51,16 @@ def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
 		except BaseException:
 			_end_tree(child)
 			raise
+		finally:
+			_RUNNING.discard(child)
+
+
+def end_all() -> None:
+	"""End the process tree of every child run_tree() is running, in
+	any thread: a signal reaches the main thread only, and the threads
+	waiting on their children must not outlive it."""
+	for child in list(_RUNNING):
+		_end_tree(child)
 
 
 def _end_tree(child: subprocess.Popen) -> None:

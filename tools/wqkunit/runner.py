@@ -4,16 +4,17 @@ from build to verdict behind run, check, soak, mutate, bench, report and
 alltests, driven by a build and an exec request as kunit.py's own
 KunitBuildRequest and KunitExecRequest are."""
 
+import concurrent.futures
 import contextlib
 from dataclasses import dataclass, field
 import hashlib
 import os
 import shutil
 import time
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod, fault_hooks
+from . import arches, board as board_mod, fault_hooks, procs
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
@@ -72,6 +73,7 @@ class ExecRequest:
 	keep_failed: bool = True		# a copy of a failed boot's console
 	board: Optional[str] = board_mod.BIG_LITTLE	# the guest's board; None: any
 	explain: bool = True			# say why a failed boot failed
+	parallel: int = 1			# boots of one build at a time
 
 
 @dataclass
@@ -154,32 +156,56 @@ def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
 		   log: Callable[[str], None] = say, prepare: float = 0.0) -> Outcome:
 	"""Build @base's tree once per Kconfig variant @ex's boots need, each
 	variant in a build directory of its own; boot each of @ex.boots
-	@ex.repeat times with each CPU count of @ex.smps.  A variant that
-	does not build gives a build-error verdict for each of its boots."""
+	@ex.repeat times with each CPU count of @ex.smps, @ex.parallel at a
+	time.  A variant that does not build gives a build-error verdict for
+	each of its boots."""
 	out = Outcome(tree=base.tree)
 	logs = req.logs
 	os.makedirs(logs, exist_ok=True)
 	for kconfig, group in boots.by_build(ex.boots):
 		kunit = base.variant(variant_name(kconfig)) if kconfig else base
 		build, error = build_once(kunit, req, kconfig, logs, log)
+		todo = []
 		for _ in range(ex.repeat):
 			for smp in ex.smps:
 				for b in group:
 					if b.args_for(smp) is None:
 						log(f'not booted: [{b.name}] names CPUs that a board '
 						    f'of {smp} lacks ({" ".join(b.kernel_args)})')
-						continue
-					if error:
-						done = _unbuilt(req, ex, b, smp, error)
 					else:
-						done = boot_once(kunit, req, ex, b, smp, logs, log)
-					out.boots.append(done)
-					out.lines.append(f'{done.label}: {done.judged.counts.line()}; '
-							 f'prepare {prepare:.1f} s, build {build:.1f} s, '
-							 f'boot to last result {done.seconds:.1f} s')
-					log(out.lines[-1])
-					prepare = 0.0
+						todo.append((b, smp))
+		if error:
+			done: Iterable[Boot] = (_unbuilt(req, ex, b, smp, error) for b, smp in todo)
+		else:
+			done = _boot_all(kunit, req, ex, todo, logs, log)
+		for one in done:
+			out.boots.append(one)
+			out.lines.append(f'{one.label}: {one.judged.counts.line()}; '
+					 f'prepare {prepare:.1f} s, build {build:.1f} s, '
+					 f'boot to last result {one.seconds:.1f} s')
+			log(out.lines[-1])
+			prepare = 0.0
 	return out
+
+
+def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
+	      todo: List[Tuple[boots.Boot, int]], logs: str,
+	      log: Callable[[str], None]) -> Iterator[Boot]:
+	"""boot_once() each of @todo, @ex.parallel at a time (each boot waits
+	on its QEMU: threads are enough); the verdicts in @todo's order, each
+	as soon as it and those before it are in."""
+	if ex.parallel <= 1 or len(todo) <= 1:
+		for b, smp in todo:
+			yield boot_once(kunit, req, ex, b, smp, logs, log)
+		return
+	with phase('boot'), concurrent.futures.ThreadPoolExecutor(ex.parallel) as pool:
+		PHASE_RUNS['boot'] += len(todo) - 1
+		try:
+			yield from pool.map(lambda one: boot_once(kunit, req, ex, one[0], one[1],
+								  logs, log, timed=False), todo)
+		except BaseException:
+			procs.end_all()
+			raise
 
 
 def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: str,
@@ -219,9 +245,11 @@ def _unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
 
 
 def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
-	      smp: int, logs: str, log: Callable[[str], None] = say) -> Boot:
+	      smp: int, logs: str, log: Callable[[str], None] = say,
+	      timed: bool = True) -> Boot:
 	"""Boot what @kunit built once and judge it (verdict.boot), with the
-	board and stale-kernel checks as part of the verdict."""
+	board and stale-kernel checks as part of the verdict; its wall time
+	in the boot phase if @timed."""
 	label, stem = names(req, ex, b, smp)
 	console = os.path.join(logs, f'{stem}.console')
 	json_path = os.path.join(logs, f'{stem}.json')
@@ -231,8 +259,8 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	    f'booting {label} with {smp} CPUs in QEMU')
 
 	secs, error = 0.0, None
-	follow = ktap.Follower(label, echo=ex.live)
-	with phase('boot'):
+	follow = ktap.Follower(label, echo=ex.live and ex.parallel <= 1)
+	with phase('boot') if timed else contextlib.nullcontext():
 		try:
 			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
 					  on_line=follow, board=ex.board)
