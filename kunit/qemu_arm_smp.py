@@ -143,7 +143,10 @@ def device_tree(cpus):
 	if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
 		return path
 	os.makedirs(os.path.dirname(path), exist_ok=True)
-	raw = path + '.qemu'
+	# Names of this process's own: boots run side by side, and each
+	# generates the file and moves it into place whole.
+	raw = f'{path}.{os.getpid()}.qemu'
+	tmp = f'{path}.{os.getpid()}.tmp'
 	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
 	# qemu-system-arm installed without its recommends does not have.
 	_run([QEMU, '-nodefaults', '-machine', f'virt,dumpdtb={raw},dtb-randomness=off',
@@ -152,9 +155,9 @@ def device_tree(cpus):
 	edited = _big_little(dts, cpus)
 	if edited.count('capacity-dmips-mhz') != cpus:
 		raise ValueError(f'could not find the {cpus} cpu nodes in QEMU\'s device tree')
-	_run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o', path + '.tmp', '-'],
+	_run(['dtc', '-q', '-I', 'dts', '-O', 'dtb', '-o', tmp, '-'],
 	     input=edited, text=True)
-	os.replace(path + '.tmp', path)
+	os.replace(tmp, path)
 	os.remove(raw)
 	return path
 

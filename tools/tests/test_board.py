@@ -7,6 +7,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import unittest
 
 from tests.util import TempDirTest
 from wqkunit import board, mutate, verdict
@@ -62,6 +63,22 @@ class BoardTest(TempDirTest):
 		self.assertTrue(proc.stderr.strip().endswith(
 			'dtc failed making the board\'s device tree: FATAL ERROR: Blob has '
 			'incorrect magic number'), proc.stderr)
+
+	@unittest.skipUnless(shutil.which('qemu-system-arm') and shutil.which('dtc'),
+			     'the gate installs qemu-system-arm and device-tree-compiler')
+	def test_boots_side_by_side_make_the_device_tree_once_each(self):
+		# check boots two configurations at a time: neither may take the
+		# other's half-written files.
+		env = dict(os.environ, WQ_KUNIT_CACHE=os.path.join(self.tmp, 'cache'),
+			   PYTHONPATH=self.tmp)
+		procs = [subprocess.Popen([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp'],
+					  cwd=self.tmp, env=env, stderr=subprocess.PIPE, text=True)
+			 for _ in range(4)]
+		for proc in procs:
+			_, err = proc.communicate()
+			self.assertEqual(proc.returncode, 0, err)
+		self.assertEqual(os.listdir(os.path.join(self.tmp, 'cache', 'dtb')),
+				 ['biglittle-arm-8cpu-1024m.dtb'])
 
 	def test_homogeneous_board_needs_no_device_tree(self):
 		# No qemu-system-arm or dtc at all: nothing to dump or edit.
