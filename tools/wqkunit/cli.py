@@ -124,9 +124,10 @@ def parser() -> argparse.ArgumentParser:
 
 	rep = command('report', commands.placement,
 		      'where periodic work runs, per configuration: a table and a plot',
-		      'Boot the suite\'s placement report (workqueue_report, which asserts '
-		      'nothing) with power-efficient mode off and on and wq_unbound_cpumask '
-		      'full, on the LITTLE CPUs and on the big ones; write report.md (runs '
+		      'Build the kernel with the placement report (CONFIG_WQ_PLACEMENT_REPORT, '
+		      'which asserts nothing) and boot it with power-efficient mode off and on; '
+		      'at boot it runs with wq_unbound_cpumask full, on the LITTLE CPUs and on '
+		      'the big ones. Write report.md (runs '
 		      'per CPU, CPUs used, LITTLE and big, runs after idle) and report.svg '
 		      '(a per-CPU histogram per configuration).')
 	options.kernel(rep)

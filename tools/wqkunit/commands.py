@@ -216,24 +216,25 @@ def placement(args: argparse.Namespace) -> int:
 		failed = [b.label for b in out.boots if not b.judged.passed]
 		if failed:
 			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
-		results[version] = [_report(b) for b in out.boots]
+		results[version] = [c for b in out.boots for c in _report(b)]
 	md, plot = report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
 	sys.stdout.write(report.markdown(results))
 	say(f'written: {md}, {plot}')
 	return 0
 
 
-def _report(done: runner.Boot) -> report.Config:
-	"""The report of a boot, which must be of the configuration asked for."""
+def _report(done: runner.Boot) -> List[report.Config]:
+	"""The report of a boot, which must be of the mode asked for."""
 	with open(done.console, encoding='utf-8', errors='replace') as f:
 		try:
-			config = report.parse(f.read())
+			configs = report.parse(f.read())
 		except ValueError as e:
 			raise WqKunitError(f'{done.label}: {e} ({done.console})') from None
-	if done.name != f'report-pe{config.mode}-{config.mask}':
-		raise WqKunitError(f'{done.label}: the kernel reports power_efficient='
-				   f'{config.mode} and mask {config.mask} ({done.console})')
-	return config
+	for config in configs:
+		if done.name != f'report-pe{config.mode}':
+			raise WqKunitError(f'{done.label}: the kernel reports power_efficient='
+					   f'{config.mode} ({done.console})')
+	return configs
 
 
 def fault_injection(args: argparse.Namespace) -> int:

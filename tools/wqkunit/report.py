@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The placement report: boot the suite's report (workqueue_report, which
-asserts nothing) in each power-efficient mode and wq_unbound_cpumask, and
-turn its "report:" lines into a Markdown table and an SVG plot."""
+"""The placement report: boot a build with CONFIG_WQ_PLACEMENT_REPORT (the
+series' kernel/tests/workqueue_placement_report.c, which asserts nothing
+and runs at boot with wq_unbound_cpumask whole, on the LITTLE CPUs and on
+the big ones) in each power-efficient mode, and turn its
+"workqueue_placement:" lines into a Markdown table and an SVG plot."""
 
 from dataclasses import dataclass, field
 import os
@@ -12,23 +14,25 @@ from . import boots
 
 MODES = (0, 1)
 MASKS = ('full', 'little', 'big')
+KCONFIG = ('CONFIG_WQ_PLACEMENT_REPORT=y',)
 # What each run of a pattern is, in the order the plot shows them.
 SERIES = [('system_wq', 'periodic'), ('system_power_efficient_wq', 'periodic'),
 	  ('system_wq', 'kfence'), ('system_power_efficient_wq', 'kfence')]
 # Fewer runs than this cannot tell pinned work from spread work.
 FEW = 5
-LINE = re.compile(r'#\s*placement_of_periodic_work: report: (.*)')
+LINE = re.compile(r'workqueue_placement: (.*)')
 
 
 def configurations() -> List[boots.Boot]:
-	"""One boot per power-efficient mode and mask, the report alone."""
-	return [boots.Boot(name=f'report-pe{mode}-{mask}',
-			   description=f'placement report, power_efficient={mode}, {mask} mask',
+	"""One boot per power-efficient mode, of the build with the report;
+	of the KUnit suites only the shortest runs, so that kunit.py sees a
+	complete run once the report is done."""
+	return [boots.Boot(name=f'report-pe{mode}',
+			   description=f'placement report, power_efficient={mode}',
 			   kernel_args=[f'workqueue.power_efficient={mode}',
-					f'workqueue.kunit_report={mask}',
-					'kunit.filter_glob=workqueue_report'],
-			   kernels=None)
-		for mode in MODES for mask in MASKS]
+					'kunit.filter_glob=workqueue_cleanup'],
+			   kernels=None, kconfig=KCONFIG)
+		for mode in MODES]
 
 
 def cpulist(text: str) -> List[int]:
@@ -70,24 +74,31 @@ class Config:
 		return found[0]
 
 
-def parse(console: str) -> Config:
-	"""The report of one boot, from its console."""
-	fields: Dict[str, str] = {}
-	runs = []
+def parse(console: str) -> List[Config]:
+	"""The report of one boot, from its console: a Config per mask it
+	ran with, in the order it ran them."""
+	fields: Dict[str, Dict[str, str]] = {}
+	runs: Dict[str, List[Run]] = {}
 	for text in LINE.findall(console):
 		pairs = dict(p.split('=', 1) for p in text.split() if '=' in p)
+		mask = pairs.get('mask', '')
 		if 'wq' in pairs:
 			per_cpu = {int(k[3:]): int(v) for k, v in pairs.items() if re.match(r'cpu\d+$', k)}
-			runs.append(Run(pairs['wq'], pairs['pattern'], int(pairs['runs']), int(pairs['ms']),
-					int(pairs['woke']), per_cpu))
-		else:
-			fields.update(pairs)
+			runs.setdefault(mask, []).append(
+				Run(pairs['wq'], pairs['pattern'], int(pairs['runs']), int(pairs['ms']),
+				    int(pairs['woke']), per_cpu))
+		elif 'unbound' in pairs:
+			fields[mask] = pairs
 	try:
-		return Config(int(fields['power_efficient']), fields['mask'], cpulist(fields['unbound']),
-			      int(fields['start']), int(fields['busy']), cpulist(fields['little']),
-			      cpulist(fields['big']), fields['idle_counts'] == 'yes', runs)
+		configs = [Config(int(f['power_efficient']), mask, cpulist(f['unbound']),
+				  int(f['start']), int(f['busy']), cpulist(f['little']),
+				  cpulist(f['big']), f['idle_counts'] == 'yes', runs.get(mask, []))
+			   for mask, f in fields.items()]
 	except (KeyError, ValueError) as e:
 		raise ValueError(f'no complete report in the console ({e})') from None
+	if not configs or any(len(c.runs) != len(SERIES) for c in configs):
+		raise ValueError('no complete report in the console')
+	return configs
 
 
 def _row(config: Config, run: Run) -> str:

@@ -10,7 +10,8 @@ kernel/workqueue.c, which a test (or a test mutant) writes:
       "pass"), then with "wait" waits for the file "release" in the build
       directory, then S seconds; NAME "exec-error" fails as QEMU would
 A boot with kunit.filter_glob=broken_workqueue.* replays "broken", one
-with workqueue.kunit_report= the placement report.
+built with the placement report (a build directory named after
+CONFIG_WQ_PLACEMENT_REPORT) the report.
 parse writes the recording's JSON, as kunit.py parse did on it, and
 exits as it did.
 """
@@ -87,7 +88,7 @@ def execute(argv):
 			break
 	if 'broken_workqueue' in args:
 		name = 'broken'
-	if 'workqueue.kunit_report=' in args:
+	if 'wq_placement_report' in _opt(argv, 'build_dir')[0]:
 		name = 'report'
 	if name == 'exec-error':
 		print('qemu-system-arm: -dtb biglittle-8cpu-1024m.dtb: No such file or directory',
@@ -98,12 +99,10 @@ def execute(argv):
 		for line in f:
 			line = _as_built(line.rstrip('\n'), uts) + '\n'
 			if name == 'report':
-				# The recording's configuration, made the one asked for.
-				for key in ('power_efficient', 'kunit_report'):
-					asked = re.search(key + r'=(\w+)', args)
-					line = re.sub(key.replace('kunit_report', 'mask') + r'=\w+',
-						      f"{key.replace('kunit_report', 'mask')}={asked.group(1)}",
-						      line) if asked else line
+				# The recording's mode, made the one asked for.
+				asked = re.search(r'power_efficient=(\w+)', args)
+				line = re.sub(r'power_efficient=\w+',
+					      f'power_efficient={asked.group(1)}', line) if asked else line
 			sys.stdout.write(line)
 			sys.stdout.flush()
 	build_dir = _opt(argv, 'build_dir')[0]
@@ -131,7 +130,7 @@ def parse(argv):
 		console = _normal(f.read())
 	for name, status in COMPLETE.items():
 		with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
-			if _normal(f.read()) == console or (name == 'report' and 'report: mask=' in console):
+			if _normal(f.read()) == console or (name == 'report' and 'workqueue_placement: mask=' in console):
 				with open(os.path.join(REPLAY, f'{name}.json'), encoding='utf-8') as src, \
 				     open(_opt(argv, 'json')[0], 'w', encoding='utf-8') as dst:
 					dst.write(src.read())
