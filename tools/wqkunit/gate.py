@@ -22,6 +22,9 @@ from .procs import run_tree
 from .runner import phase, say
 from .steps import Step, boots_step, guarded  # noqa: F401 (Step for the tests)
 
+# Defined for the W=1 compile only: its object is put back afterwards.
+REPORT_SYMBOL = 'CONFIG_WQ_PLACEMENT_REPORT'
+
 # checkpatch (perl, and the modules its SPDX check imports), shellcheck,
 # and what the tools' own tests run before any build: tar's xz, git, make.
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck'] + packages.BUILD
@@ -93,7 +96,8 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> Lis
 
 def w1(version: str, tree: str) -> Step:
 	"""kernel/workqueue.o, which includes the suite, builds with no W=1
-	warning, under the tree's lock.  The build directory's object and its
+	warning, the placement report (CONFIG_WQ_PLACEMENT_REPORT, which no
+	gate build enables) compiled in too, under the tree's lock.  The build directory's object and its
 	command file are put back afterwards: the next build redoes nothing.
 	Skipped when it passed for the inputs of the build directory's last
 	build (stamps.BUILD), which it shares."""
@@ -123,7 +127,8 @@ def w1(version: str, tree: str) -> Step:
 			with open(log, 'w', encoding='utf-8') as f:
 				arm = arches.ARCHES['arm']
 				rc = run_tree(['make', 'ARCH=arm', f'CROSS_COMPILE={arm.cross}',
-					       f'CC={arm.gcc}', f'O={build_dir}', 'W=1', 'kernel/workqueue.o'],
+					       f'CC={arm.gcc}', f'O={build_dir}', 'W=1',
+					       f'KCFLAGS=-D{REPORT_SYMBOL}', 'kernel/workqueue.o'],
 					      cwd=tree, stdout=f, stderr=subprocess.STDOUT,
 					      env=ccache_env())
 		finally:
