@@ -2,6 +2,7 @@
 """Kernel versions, boot configurations, the series and the command line:
 bad input is refused."""
 
+import email
 import io
 import os
 import unittest
@@ -97,6 +98,30 @@ class SeriesTest(TempDirTest):
 		files = series.patches()
 		self.assertTrue(files)
 		self.assertTrue(all(f.endswith('.patch') for f in files))
+
+	def test_cover_letter_lists_the_series(self):
+		"""patches/0000-cover-letter.patch, as format-patch wrote it: not
+		in the series (git am refuses it), and its count and shortlog
+		those of the series, so that a changed series shows."""
+		files = series.patches()
+		cover = os.path.join(os.path.dirname(files[0]), '0000-cover-letter.patch')
+		self.assertNotIn(cover, files)
+		with open(cover, encoding='utf-8') as f:
+			text = f.read()
+		self.assertIn(f'Subject: [PATCH 00/{len(files)}] ', text)
+		subjects = []
+		for name in files:
+			with open(name, encoding='utf-8') as f:
+				subject = email.message_from_string(f.read())['Subject']
+			subjects.append(' '.join(subject.split()).split('] ', 1)[1])
+		shortlog = []
+		for line in text.split('\n\n', 2)[2].splitlines():
+			if line.startswith('  workqueue: '):
+				shortlog.append(line.strip())
+			elif line.startswith('    ') and shortlog and line.strip():
+				shortlog[-1] += ' ' + line.strip()
+		self.assertEqual(shortlog, subjects)
+		self.assertRegex(text, r'\nTo: .*tj@kernel.org')
 
 	def test_missing_series_file(self):
 		with self.assertRaisesRegex(WqKunitError, 'cannot read the series'):
