@@ -122,15 +122,27 @@ class GateTest(TempDirTest):
 
 		def make(cmd, on_line=None, **kwargs):
 			if warned in cmd:
-				kwargs['stdout'].write('kernel/workqueue.c:1:2: warning: no previous '
-						       'prototype\n' * 3)
+				kwargs['stdout'].write('kernel/tests/workqueue_kunit.c:1:2: warning: no '
+						       'previous prototype\n' * 3)
+				kwargs['stdout'].write('kernel/workqueue.c:3:4: warning: context '
+						       'imbalance\n')
 			return 0
 		with mock.patch.object(gate, 'run_tree', make):
 			failed, lines = self.gate(w1=gate.w1)
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
-				 [f'  FAILED step: W=1 6.12 (3 warnings, {logs["6.12"]})'])
+				 [f'  FAILED step: W=1, sparse, kernel-doc 6.12 (3 warnings, {logs["6.12"]})'])
 		self.assertIn(', 1 failed; failed below: 0 KUnit results + 1 ', lines[-3])
+
+	def test_only_the_series_own_files_warnings_count(self):
+		lines = ['  CHECK   kernel/workqueue.c',
+			 '/src/kernel/workqueue.c:3551:13: warning: context imbalance',
+			 '../kernel/tests/workqueue_kunit.c:12:1: warning: symbol was not declared',
+			 'kernel/tests/workqueue_kunit.c:1: warning: Function parameter not described',
+			 'make: *** [Makefile:1] error: something']
+		ours, upstream = gate.ours_and_upstream(lines, ['kernel/tests/workqueue_kunit.c'])
+		self.assertEqual(ours, lines[2:])
+		self.assertEqual(upstream, [lines[1]])
 
 	def test_coverage_map_fails(self):
 		with mock.patch('wqkunit.coverage.load', return_value=['queue', 'flags']), \
@@ -146,7 +158,8 @@ class GateTest(TempDirTest):
 			raise WqKunitError('the coverage trees are gone')
 		failed, lines = self.gate(w1=cannot)
 		self.assertEqual(failed, 2)
-		self.assertIn('  FAILED step: W=1 6.1 (could not run: the coverage trees are gone)',
+		self.assertIn('  FAILED step: W=1, sparse, kernel-doc 6.1 (could not run: the coverage trees '
+			      'are gone)',
 			      self.failed_steps(lines))
 
 	def test_w1_of_a_build_that_failed_is_a_failed_step(self):

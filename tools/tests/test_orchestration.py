@@ -119,14 +119,14 @@ class PassingTreeTest(FakeTreeTest):
 		self.assertEqual(rc, 0, out)
 		for version in kernels.supported():
 			self.assertIn(f'{version} debug: the broken case failed as it must', out)
-			self.assertIn(f'{version}: kernel/workqueue.o with W=1: no warning', out)
+			self.assertIn(f'{version}: W=1, sparse and kernel-doc: no warning', out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 		# Again, nothing changed: no build, no W=1 compilation (the debug
 		# builds skip theirs the same way).
 		with mock.patch.object(gate, 'tools_tests', return_value=True):
 			rc, out = self.main('check', '--boot', 'default', '--no-debug')
 		self.assertEqual((rc, out.count('built in')), (0, 0), out)
-		self.assertEqual(out.count('with W=1: no warning (nothing it is built from changed'),
+		self.assertEqual(out.count('sparse and kernel-doc: no warning (nothing it is built from changed'),
 				 len(kernels.supported()), out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 

@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """The project's gate (wq-kunit check): the tools' tests, every kernel in
-every boot configuration, W=1, the debug build catching a broken case,
-checkpatch --strict and shellcheck, the coverage map; each a step with its
-verdict, every failed one named in the summary and counted in its last line."""
+every boot configuration, W=1, sparse and kernel-doc, the debug build
+catching a broken case, checkpatch --strict and shellcheck, the coverage
+map; each a step with its verdict, every failed one named in the summary
+and counted in its last line."""
 
 import contextlib
 from dataclasses import replace
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from typing import List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
 from . import stamps, verdict
@@ -22,12 +24,13 @@ from .procs import run_tree
 from .runner import phase, say
 from .steps import Step, boots_step, guarded  # noqa: F401 (Step for the tests)
 
-# Defined for the W=1 compile only: its object is put back afterwards.
+# Defined for the static checks' compile only: its object is put back afterwards.
 REPORT_SYMBOL = 'CONFIG_WQ_PLACEMENT_REPORT'
 
-# checkpatch (perl, and the modules its SPDX check imports), shellcheck,
+# checkpatch and kernel-doc (perl, and the modules checkpatch's SPDX check
+# imports), sparse, shellcheck,
 # and what the tools' own tests run before any build: tar's xz, git, make.
-PACKAGES = ['perl', 'python3-ply', 'python3-git', 'shellcheck'] + packages.BUILD
+PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck'] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
@@ -95,55 +98,106 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> Lis
 
 
 def w1(version: str, tree: str) -> Step:
-	"""kernel/workqueue.o, which includes the suite, builds with no W=1
-	warning, the placement report (CONFIG_WQ_PLACEMENT_REPORT, which no
-	gate build enables) compiled in too, under the tree's lock.  The build directory's object and its
-	command file are put back afterwards: the next build redoes nothing.
-	Skipped when it passed for the inputs of the build directory's last
-	build (stamps.BUILD), which it shares."""
+	"""The static checks a maintainer's bot runs, on the objects the
+	series builds (OBJECTS): gcc with W=1 and sparse (C=1) find no warning,
+	the placement report (CONFIG_WQ_PLACEMENT_REPORT, which no gate build
+	enables) compiled in too; and kernel-doc finds nothing to say of the
+	files the series creates.  Under the tree's lock.  The build
+	directory's objects and their command files are put back afterwards:
+	the next build redoes nothing.  Skipped when it passed for the inputs
+	of the build directory's last build (stamps.BUILD), which it shares."""
 	req = runner.BuildRequest(version)
 	build_dir = req.build_path
-	obj = os.path.join(build_dir, 'kernel', 'workqueue.o')
-	keep = [obj, os.path.join(build_dir, 'kernel', '.workqueue.o.cmd')]
+	objs = [os.path.join(build_dir, o) for o in series.OBJECTS]
+	keep = objs + [os.path.join(os.path.dirname(o), f'.{os.path.basename(o)}.cmd')
+		       for o in objs]
 	log = os.path.join(req.logs, 'w1.log')
 	built, passed = os.path.join(build_dir, stamps.BUILD), os.path.join(build_dir, stamps.W1)
-	name = f'W=1 {version}'
+	name = f'W=1, sparse, kernel-doc {version}'
+	what = f'{version}: W=1, sparse and kernel-doc'
 	with lock.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
 		inputs = stamps.read(built)
 		if inputs and inputs == stamps.read(passed):
-			say(f'{version}: kernel/workqueue.o with W=1: no warning '
-			    f'(nothing it is built from changed since it last passed)')
+			say(f'{what}: no warning (nothing it is built from changed since it last passed)')
 			return Step(name, True)
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(passed)
-		if not all(os.path.exists(path) for path in keep):
-			say(f'{version}: kernel/workqueue.o with W=1: not checked, the build failed')
-			return Step(name, False, 'no kernel/workqueue.o: the build failed')
-		for path in keep:
-			shutil.copy2(path, saved)
+		missing = [os.path.relpath(o, build_dir) for o in objs if not os.path.exists(o)]
+		if missing:
+			say(f'{what}: not checked, the build failed')
+			return Step(name, False, f'no {missing[0]}: the build failed')
+		for i, path in enumerate(keep):
+			if os.path.exists(path):
+				shutil.copy2(path, os.path.join(saved, str(i)))
+		created = series.created(series.patches())
 		try:
-			os.remove(obj)
+			for obj in objs:
+				os.remove(obj)
 			with open(log, 'w', encoding='utf-8') as f:
 				arm = arches.ARCHES['arm']
 				rc = run_tree(['make', 'ARCH=arm', f'CROSS_COMPILE={arm.cross}',
-					       f'CC={arm.gcc}', f'O={build_dir}', 'W=1',
-					       f'KCFLAGS=-D{REPORT_SYMBOL}', 'kernel/workqueue.o'],
+					       f'CC={arm.gcc}', f'O={build_dir}', 'W=1', 'C=1',
+					       f'KCFLAGS=-D{REPORT_SYMBOL}'] + list(series.OBJECTS),
 					      cwd=tree, stdout=f, stderr=subprocess.STDOUT,
 					      env=ccache_env())
+				doc_rc = kernel_doc(tree, [p for p in created
+							    if os.path.isfile(os.path.join(tree, p))], f)
 		finally:
-			for path in keep:
-				shutil.copy2(os.path.join(saved, os.path.basename(path)), path)
+			for i, path in enumerate(keep):
+				if os.path.exists(os.path.join(saved, str(i))):
+					shutil.copy2(os.path.join(saved, str(i)), path)
 	with open(log, encoding='utf-8', errors='replace') as f:
-		warnings = [l.rstrip() for l in f if 'warning:' in l]
-	for line in warnings:
+		ours, upstream = ours_and_upstream(f, created)
+	for line in ours:
 		print(f'  {line}')
-	ok = rc == 0 and not warnings
+	if upstream:
+		say(f'{version}: {len(upstream)} warnings in files the series does not create, '
+		    f'not counted (upstream\'s; {log})')
+	ok = rc == 0 and doc_rc == 0 and not ours
 	if ok and inputs:
 		stamps.write(passed, inputs)
-	detail = f'{len(warnings)} warnings, ' + (f'exit {rc}, ' if rc else '') + log
-	say(f'{version}: kernel/workqueue.o with W=1: {"no warning" if ok else detail}')
+	detail = f'{len(ours)} warnings, ' + (f'exit {rc}, ' if rc else '') + \
+		(f'kernel-doc exit {doc_rc}, ' if doc_rc else '') + log
+	say(f'{what}: {"no warning" if ok else detail}')
 	return Step(name, ok, '' if ok else detail)
+
+
+_WARNING = re.compile(r'^(\S+?):\d+(?::\d+)?: (?:warning|error):')
+
+
+def ours_and_upstream(lines: Iterable[str], created: Sequence[str]) -> Tuple[List[str], List[str]]:
+	"""The warning and error lines of @lines, split into those in a file
+	of @created (the series' own files, relative to the tree) or with no
+	file, and those in another file: a warning sparse gives for
+	upstream's kernel/workqueue.c is not the series'."""
+	ours, upstream = [], []
+	for line in lines:
+		line = line.rstrip()
+		if 'warning:' not in line and 'error:' not in line:
+			continue
+		where = _WARNING.match(line)
+		if where and not any(where.group(1).endswith(p) for p in created):
+			upstream.append(line)
+		else:
+			ours.append(line)
+	return ours, upstream
+
+
+def kernel_doc(tree: str, files: Sequence[str], log) -> int:
+	"""scripts/kernel-doc of @tree on @files, its output into @log: its
+	exit status, non-zero on any warning (-Werror; -Wall where the script
+	has it)."""
+	if not files:
+		return 0
+	script = os.path.join(tree, 'scripts', 'kernel-doc')
+	with open(script, encoding='utf-8', errors='replace') as f:
+		every = ['-Wall'] if '-Wall' in f.read() else []
+	cmd = ['perl', 'scripts/kernel-doc', '-none', '-Werror'] + every + list(files)
+	log.write(f'$ {" ".join(cmd)}\n')
+	log.flush()
+	return subprocess.run(cmd, cwd=tree, stdout=log, stderr=subprocess.STDOUT,
+			      check=False).returncode
 
 
 def style(tree: str) -> Step:
@@ -253,8 +307,9 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		out.tree = done.tree
 		ran[version] = sorted({b.name for b in done.boots})
 		steps.append(boots_step(f'boots {version}', done.boots))
-		with phase('W=1'):
-			steps += guarded(f'W=1 {version}', lambda: w1(version, done.tree))
+		with phase('static checks'):
+			steps += guarded(f'W=1, sparse, kernel-doc {version}',
+					 lambda: w1(version, done.tree))
 	for name in OTHER_ARCHES:
 		arch = arches.get(name)
 		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)

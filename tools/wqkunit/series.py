@@ -10,6 +10,9 @@ from .errors import WqKunitError
 # A kernel tree that has the suite includes this file from kernel/workqueue.c.
 TEST_FILE = 'kernel/tests/workqueue_kunit.c'
 INCLUDE = '#include "tests/workqueue_kunit.c"'
+# The objects the series' code is compiled into, which the gate's static
+# checks rebuild.
+OBJECTS = ('kernel/workqueue.o',)
 
 
 def patches(directory: str = paths.PATCHES) -> List[str]:
@@ -55,3 +58,19 @@ def touched(files: List[str]) -> List[str]:
 					if path not in paths:
 						paths.append(path)
 	return paths
+
+
+def created(files: List[str]) -> List[str]:
+	"""The paths the patches in @files create."""
+	made = []
+	for name in files:
+		with open(name, encoding='utf-8', errors='replace') as f:
+			new = False
+			for line in f:
+				if line.startswith('--- '):
+					new = line.strip() == '--- /dev/null'
+				elif line.startswith('+++ b/') and new:
+					path = line[6:].strip()
+					if path not in made:
+						made.append(path)
+	return made

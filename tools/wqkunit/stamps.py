@@ -14,8 +14,9 @@ from . import paths
 # In a build directory: the digest of the inputs of the last build that
 # succeeded there (kunitpy.Kunit.inputs()); removed before each build.
 BUILD = '.wq-kunit-inputs'
-# In a build directory: the build inputs W=1 last passed with.
-W1 = '.wq-kunit-w1'
+# In a build directory: the build inputs the static checks (W=1, sparse,
+# kernel-doc) last passed with.
+W1 = '.wq-kunit-static-checks'
 
 
 def read(path: str) -> str:
