@@ -7,42 +7,49 @@ import os
 import unittest
 
 from tests.util import TempDirTest, fake_kernel_tree
-from wqkunit import fault_hooks, faults, results, source
+from wqkunit import fault_hooks, faults, results, series, source
 from wqkunit.errors import WqKunitError
 
-TEST_FILE = os.path.join('kernel', 'tests', 'workqueue_kunit.c')
-
-
 class HooksTest(TempDirTest):
-	def series_test_file(self) -> str:
+	def series_files(self) -> dict:
+		"""The suite's files the hooks go into, as the series makes them."""
 		tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
 		source.user_tree(tree, lambda _m: None)
-		with open(os.path.join(tree, TEST_FILE), encoding='utf-8') as f:
-			return f.read()
+		texts = {}
+		for path in fault_hooks.HOOKS:
+			with open(os.path.join(tree, path), encoding='utf-8') as f:
+				texts[path] = f.read()
+		return texts
 
-	def test_every_hook_finds_its_place_in_the_series_test_file(self):
-		text = self.series_test_file()
-		hooked = fault_hooks.add(text)
-		self.assertNotIn('kunit_fault', text)
-		self.assertIn('module_param_string(kunit_fault', hooked)
-		self.assertEqual(hooked.count('wq_test_fault(test, "start");'), 1)
-		self.assertGreaterEqual(hooked.count('wq_test_fault(test, "state");'), 6)
-		# The function is defined before its first caller.
-		self.assertLess(hooked.index('static void wq_test_fault('),
-				hooked.index('wq_test_fault(test, "state");'))
+	def test_every_hook_finds_its_place_in_the_series_files(self):
+		texts = self.series_files()
+		hooked = {path: fault_hooks.add(path, text) for path, text in texts.items()}
+		for path, text in texts.items():
+			self.assertNotIn('wq_test_fault', text, path)
+			self.assertEqual(hooked[path].count('void wq_test_fault(struct kunit *test, '
+							    'const char *point);'), 1, path)
+		main = hooked[series.TEST_FILE]
+		self.assertIn('module_param_string(kunit_fault', main)
+		self.assertEqual(main.count('wq_test_fault(test, "start");'), 1)
+		states = sum(h.count('wq_test_fault(test, "state");') for h in hooked.values())
+		self.assertGreaterEqual(states, 6)
+		# The function is defined before its first caller in its file.
+		self.assertLess(main.index('void wq_test_fault(struct kunit *test, const char '
+					   '*point)\n{'), main.index('wq_test_fault(test, "state");'))
 
 	def test_a_file_the_hooks_no_longer_fit_is_refused(self):
-		text = self.series_test_file().replace('\ttest->priv = ctx;\n', '')
+		text = self.series_files()[series.TEST_FILE].replace('\ttest->priv = ctx;\n', '')
 		with self.assertRaisesRegex(WqKunitError, r'"test->priv = ctx;" occurs 0 times in '
-					    r'the test file, not once: update tools/wqkunit/'
-					    r'fault_hooks.py'):
-			fault_hooks.add(text)
+					    r'kernel/tests/workqueue_kunit.c, not once: update '
+					    r'tools/wqkunit/fault_hooks.py'):
+			fault_hooks.add(series.TEST_FILE, text)
 
-	def test_the_build_edit_adds_the_hooks(self):
-		text = self.series_test_file()
-		self.assertEqual(fault_hooks.EDIT.apply(text.encode()),
-				 fault_hooks.add(text).encode())
-		self.assertTrue(fault_hooks.EDIT.key)
+	def test_the_build_edits_add_the_hooks(self):
+		for path, text in self.series_files().items():
+			edit = fault_hooks.EDITS[path]
+			self.assertEqual(edit.apply(text.encode()),
+					 fault_hooks.add(path, text).encode())
+			self.assertTrue(edit.key)
 
 
 BASE = {'workqueue_percpu.queue_work_runs_on_local_cpu.cpu0': 'PASS',

@@ -13,7 +13,7 @@ from unittest import mock
 
 from tests.util import DATA, TempDirTest
 from wqkunit import arches, board, boots, claims, gate, lognames, paths, results, runner
-from wqkunit import splats, verdict
+from wqkunit import series, splats, verdict
 from wqkunit.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
@@ -114,9 +114,12 @@ class GateTest(TempDirTest):
 		logs = {}
 		for version in ('6.1', '6.12'):
 			req = runner.BuildRequest(version)
-			os.makedirs(os.path.join(req.build_path, 'kernel'))
-			for name in ('workqueue.o', '.workqueue.o.cmd'):
-				open(os.path.join(req.build_path, 'kernel', name), 'w').close()
+			os.makedirs(os.path.join(req.build_path, 'kernel', 'tests'))
+			for obj in series.OBJECTS:
+				name = os.path.join(req.build_path, obj)
+				open(name, 'w').close()
+				open(os.path.join(os.path.dirname(name),
+						  '.' + os.path.basename(name) + '.cmd'), 'w').close()
 			logs[version] = os.path.join(req.logs, 'w1.log')
 		warned = f'O={runner.BuildRequest("6.12").build_path}'
 

@@ -108,7 +108,7 @@ class SeriesTest(TempDirTest):
 		self.assertNotIn(cover, files)
 		with open(cover, encoding='utf-8') as f:
 			text = f.read()
-		self.assertIn(f'Subject: [PATCH 00/{len(files)}] ', text)
+		self.assertIn(f'Subject: [PATCH {0:0{len(str(len(files)))}}/{len(files)}] ', text)
 		subjects = []
 		for name in files:
 			with open(name, encoding='utf-8') as f:

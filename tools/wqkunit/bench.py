@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import boots, paths, runner
+from . import boots, paths, runner, series
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .procs import run_tree
@@ -106,11 +106,11 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 	default = boots.select('default', version)[0]
 	ex = runner.ExecRequest([default], 300, live=False, log_prefix='bench.')
 	guest: Dict[str, List[float]] = {}
-	test_file = os.path.join(tree, 'kernel', 'tests', 'workqueue_kunit.c')
 	for run in range(runs):
 		say(f'{version}: run {run + 1} of {runs}: warm, incremental, boot')
 		warm.append(ours.build(jobs, log))
-		os.utime(test_file)
+		for name in series.FILES:
+			os.utime(os.path.join(tree, name))
 		incremental.append(ours.build(jobs, log))
 		# Through the runner: the same verdict, board check included.
 		done = runner.boot_once(ours, req, ex, default, 8, root, say)

@@ -141,7 +141,7 @@ def w1(version: str, tree: str) -> Step:
 					       f'KCFLAGS=-D{REPORT_SYMBOL}'] + list(series.OBJECTS),
 					      cwd=tree, stdout=f, stderr=subprocess.STDOUT,
 					      env=ccache_env())
-				doc_rc = kernel_doc(tree, [p for p in created
+				doc_rc = kernel_doc(tree, [p for p in created if p.endswith(('.c', '.h'))
 							    if os.path.isfile(os.path.join(tree, p))], f)
 		finally:
 			for i, path in enumerate(keep):

@@ -123,10 +123,15 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 		# inputs of the last one can be skipped.  A user's is built.
 		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch,
 			      reuse=not req.tree)
-		edit = source.appending(req.broken) if req.broken else \
-			fault_hooks.EDIT if req.fault_hooks else None
-		with source.edited(tree, series.TEST_FILE, edit,
-				   os.path.join(build_dir, 'kernel', 'workqueue.o')):
+		edits = {series.TEST_FILE: source.appending(req.broken)} if req.broken else \
+			fault_hooks.EDITS if req.fault_hooks else {}
+		# Every file an edit may touch, edited or not: an object compiled
+		# from an edit for another build must be rebuilt without it.
+		with contextlib.ExitStack() as stack:
+			for path in sorted({series.TEST_FILE, *fault_hooks.EDITS}):
+				stack.enter_context(source.edited(
+					tree, path, edits.get(path),
+					os.path.join(build_dir, series.object_of(path))))
 			yield kunit
 
 

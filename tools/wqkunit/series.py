@@ -7,12 +7,26 @@ from typing import List
 from . import paths, stamps
 from .errors import WqKunitError
 
-# A kernel tree that has the suite includes this file from kernel/workqueue.c.
+# The suite's files: the shared helpers (where the tools append a case of
+# their own), the code kernel/workqueue.c includes, which alone reads the
+# workqueue's internals, and the objects the series' code is compiled
+# into, which the gate's static checks rebuild.
 TEST_FILE = 'kernel/tests/workqueue_kunit.c'
-INCLUDE = '#include "tests/workqueue_kunit.c"'
-# The objects the series' code is compiled into, which the gate's static
-# checks rebuild.
-OBJECTS = ('kernel/workqueue.o',)
+ACCESS_FILE = 'kernel/tests/workqueue_kunit_access.c'
+INCLUDE = '#include "tests/workqueue_kunit_access.c"'
+FILES = ('kernel/tests/workqueue_kunit.h', ACCESS_FILE, TEST_FILE,
+	 'kernel/tests/workqueue_percpu_kunit.c', 'kernel/tests/workqueue_unbound_kunit.c',
+	 'kernel/tests/workqueue_hotplug_kunit.c')
+OBJECTS = ('kernel/workqueue.o', 'kernel/tests/workqueue_kunit.o',
+	   'kernel/tests/workqueue_percpu_kunit.o', 'kernel/tests/workqueue_unbound_kunit.o',
+	   'kernel/tests/workqueue_hotplug_kunit.o')
+
+
+def object_of(path: str) -> str:
+	"""The object the suite's file @path is compiled into."""
+	if path == ACCESS_FILE:
+		return 'kernel/workqueue.o'
+	return os.path.splitext(path)[0] + '.o'
 
 
 def patches(directory: str = paths.PATCHES) -> List[str]:

@@ -44,8 +44,12 @@ def build(argv):
 		      "in this function)")
 		print('make[3]: *** [scripts/Makefile.build:250: kernel/workqueue.o] Error 1')
 		return 1
-	os.makedirs(os.path.join(out, 'kernel'), exist_ok=True)
-	for name in ('vmlinux', 'kernel/workqueue.o', 'kernel/.workqueue.o.cmd'):
+	os.makedirs(os.path.join(out, 'kernel', 'tests'), exist_ok=True)
+	objects = ['kernel/workqueue.o'] + [
+		f'kernel/tests/workqueue_{n}kunit.o' for n in ('', 'percpu_', 'unbound_', 'hotplug_')]
+	cmds = [os.path.join(os.path.dirname(o), '.' + os.path.basename(o) + '.cmd')
+		for o in objects]
+	for name in ['vmlinux'] + objects + cmds:
 		with open(os.path.join(out, name), 'w', encoding='utf-8') as f:
 			f.write('built\n')
 	with open(os.path.join(out, '.config'), 'w', encoding='utf-8') as f:
