@@ -4,12 +4,15 @@
 
 import collections
 import contextlib
+import sys
 import time
 from typing import Dict, Iterator
 
 
 def say(msg: str) -> None:
-	print(f'wq-kunit: {msg}', flush=True)
+	# One write, line and newline together: boots run in threads.
+	sys.stdout.write(f'wq-kunit: {msg}\n')
+	sys.stdout.flush()
 
 
 # Wall seconds per phase of this invocation, and how often each ran.
