@@ -108,7 +108,9 @@ class SeriesTest(TempDirTest):
 		self.assertNotIn(cover, files)
 		with open(cover, encoding='utf-8') as f:
 			text = f.read()
-		self.assertIn(f'Subject: [PATCH {0:0{len(str(len(files)))}}/{len(files)}] ', text)
+		# format-patch pads the cover letter's number to the width of the count.
+		count = str(len(files))
+		self.assertIn(f'Subject: [PATCH {"0" * len(count)}/{count}] ', text)
 		subjects = []
 		for name in files:
 			with open(name, encoding='utf-8') as f:

@@ -25,8 +25,6 @@ PARAM = 'workqueue_kunit.kunit_fault'
 REACHED = 'wq_test_fault: reaches '
 INJECTED = 'injected fault at '
 
-_UNBOUND = 'kernel/tests/workqueue_unbound_kunit.c'
-
 # Declared in every file a hook calls it from, after the suite's header.
 _INCLUDE = '#include "workqueue_kunit.h"\n'
 _DECLARATION = '/* wq-kunit faults: not part of the series. */\n' \
@@ -87,7 +85,7 @@ HOOKS: Dict[str, List[Tuple[str, str]]] = {
 		(_INCLUDE, _DECLARATION),
 		('"%s: %s=%s", wq->name, attr->attr.name, val);\n', _STATE),
 	],
-	_UNBOUND: [
+	series.UNBOUND_FILE: [
 		(_INCLUDE, _DECLARATION),
 		('\twq_test_set_force_rr(true);\n', _STATE),
 	],

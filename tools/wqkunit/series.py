@@ -9,13 +9,15 @@ from .errors import WqKunitError
 
 # The suite's files: the shared helpers (where the tools append a case of
 # their own), the code kernel/workqueue.c includes, which alone reads the
-# workqueue's internals, and the objects the series' code is compiled
-# into, which the gate's static checks rebuild.
+# workqueue's internals, the unbound suites' file (a fault hook goes
+# there too), and the objects the series' code is compiled into, which
+# the gate's static checks rebuild.
 TEST_FILE = 'kernel/tests/workqueue_kunit.c'
 ACCESS_FILE = 'kernel/tests/workqueue_kunit_access.c'
 INCLUDE = '#include "tests/workqueue_kunit_access.c"'
+UNBOUND_FILE = 'kernel/tests/workqueue_unbound_kunit.c'
 FILES = ('kernel/tests/workqueue_kunit.h', ACCESS_FILE, TEST_FILE,
-	 'kernel/tests/workqueue_percpu_kunit.c', 'kernel/tests/workqueue_unbound_kunit.c',
+	 'kernel/tests/workqueue_percpu_kunit.c', UNBOUND_FILE,
 	 'kernel/tests/workqueue_hotplug_kunit.c')
 OBJECTS = ('kernel/workqueue.o', 'kernel/tests/workqueue_kunit.o',
 	   'kernel/tests/workqueue_percpu_kunit.o', 'kernel/tests/workqueue_unbound_kunit.o',
