@@ -19,9 +19,6 @@ UNBOUND_FILE = 'kernel/tests/workqueue_unbound_kunit.c'
 FILES = ('kernel/tests/workqueue_kunit.h', ACCESS_FILE, TEST_FILE,
 	 'kernel/tests/workqueue_percpu_kunit.c', UNBOUND_FILE,
 	 'kernel/tests/workqueue_hotplug_kunit.c')
-OBJECTS = ('kernel/workqueue.o', 'kernel/tests/workqueue_kunit.o',
-	   'kernel/tests/workqueue_percpu_kunit.o', 'kernel/tests/workqueue_unbound_kunit.o',
-	   'kernel/tests/workqueue_hotplug_kunit.o')
 
 
 def object_of(path: str) -> str:
@@ -29,6 +26,10 @@ def object_of(path: str) -> str:
 	if path == ACCESS_FILE:
 		return 'kernel/workqueue.o'
 	return os.path.splitext(path)[0] + '.o'
+
+
+# One object per .c file: the access file is compiled into workqueue.o.
+OBJECTS = tuple(dict.fromkeys(object_of(f) for f in FILES if f.endswith('.c')))
 
 
 def patches(directory: str = paths.PATCHES) -> List[str]:
