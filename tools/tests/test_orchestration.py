@@ -12,7 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, runner, verdict
+from wqkunit import boots, cli, gate, kernels, paths, runner, verdict
 
 
 class FakeTreeTest(TempDirTest):
@@ -129,6 +129,28 @@ class PassingTreeTest(FakeTreeTest):
 		self.assertEqual(out.count('sparse and kernel-doc: no warning (nothing it is built from changed'),
 				 len(kernels.supported()), out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
+
+
+	def test_boot_configuration_check_takes_its_expectation_from_boots_ini(self):
+		"""The wq_unbound_cpumask isolcpus= leaves is checked against
+		boots.ini: an expectation changed there fails the boot, though the
+		kernel (here, the replay) is the same."""
+		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
+		self.assertEqual(rc, 0, out)
+		ini = os.path.join(self.tmp, 'boots.ini')
+		with open(paths.BOOTS, encoding='utf-8') as f:
+			text = f.read()
+		with open(ini, 'w', encoding='utf-8') as f:
+			f.write(text.replace('unbound_cpumask = {all} minus 1,2',
+					     'unbound_cpumask = {all} minus 1'))
+		with mock.patch.object(paths, 'BOOTS', ini), \
+		     mock.patch.object(boots.load, '__defaults__', (ini,)), \
+		     mock.patch.object(boots.select, '__defaults__', (ini,)):
+			rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
+		self.assertEqual(rc, 1, out)
+		self.assertIn('boot configuration check: workqueue_unbound.unbound_cpumask_honours_'
+			      'boot_parameters: wq_unbound_cpumask at boot is 0,3,4,5,6,7, [isolcpus] '
+			      'in boots.ini wants 0,2-7 on 8 CPUs', out)
 
 
 class FailingTreeTest(FakeTreeTest):

@@ -2,11 +2,23 @@
 """Named boot configurations, read from kunit/boots.ini."""
 
 import configparser
+import re
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import paths
 from .errors import WqKunitError
+
+
+# In kernel_args: the upper half of the board's CPUs (its big ones).
+BIG = '{big}'
+# In unbound_cpumask: every CPU of the board, and its lower half.
+ALL = '{all}'
+LITTLE = '{little}'
+# What the case that checks the boot-time mask prints of it.
+UNBOUND_CASE = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
+UNBOUND_SAID = 'wq_unbound_cpumask at boot:'
+UNBOUND_LINE = re.compile(re.escape(UNBOUND_SAID) + r' ([0-9,-]+)')
 
 
 @dataclass(frozen=True)
@@ -16,6 +28,7 @@ class Boot:
 	kernel_args: List[str]
 	kernels: Optional[List[str]]	# None: every version
 	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
+	unbound_cpumask: str = ALL	# what wq_unbound_cpumask must be at boot
 
 	def applies_to(self, version: str) -> bool:
 		return self.kernels is None or version in self.kernels
@@ -37,6 +50,35 @@ class Boot:
 			out.append(arg)
 		return out
 
+	def unbound_for(self, cpus: int) -> List[int]:
+		"""The CPUs wq_unbound_cpumask must hold at boot on a board of
+		@cpus CPUs, from @unbound_cpumask: terms "{all}", "{big}",
+		"{little}" or a CPU list, each after "minus" taken out."""
+		want: set = set()
+		take = False
+		for term in self.unbound_cpumask.split():
+			if term == 'minus':
+				take = True
+				continue
+			cpus_of = set(_halves(cpus).get(term, _cpus(term)))
+			want = want - cpus_of if take else want | cpus_of
+			take = False
+		return sorted(c for c in want if c < cpus)
+
+	def check_console(self, console: str, cpus: int) -> Optional[str]:
+		"""Why the wq_unbound_cpumask the guest of @console printed at boot
+		is not the one this configuration asks for, or None.  The
+		expectation comes from here, not from the kernel's housekeeping
+		masks, whose regressions it must catch."""
+		found = UNBOUND_LINE.findall(console)
+		if not found:
+			return f'no "{UNBOUND_SAID}" line: {UNBOUND_CASE} did not run'
+		got, want = _cpus(found[-1]), self.unbound_for(cpus)
+		if got != want:
+			return (f'{UNBOUND_CASE}: wq_unbound_cpumask at boot is {found[-1]}, '
+				f'[{self.name}] in boots.ini wants {_cpulist(want)} on {cpus} CPUs')
+		return None
+
 	def filtered(self, kunit_args: Sequence[str]) -> bool:
 		"""Whether this boot runs only some suites: a filter_glob on the
 		kernel's command line, or a glob (a word that is no option's
@@ -47,10 +89,24 @@ class Boot:
 			any('kunit.filter' in a or a.startswith('--filter') for a in kunit_args)
 
 
-# In kernel_args: the upper half of the board's CPUs (its big ones).
-BIG = '{big}'
 # Parameters whose value is a CPU list, checked against the board's CPUs.
 CPU_LISTS = ('isolcpus', 'nohz_full', 'workqueue.unbound_cpus')
+
+
+def _halves(cpus: int) -> Dict[str, range]:
+	"""The named parts of a board of @cpus CPUs."""
+	return {ALL: range(cpus), LITTLE: range(cpus // 2), BIG: range(cpus // 2, cpus)}
+
+
+def _cpulist(cpus: List[int]) -> str:
+	"""@cpus as the kernel prints a CPU list: "0,3-7"."""
+	runs: List[List[int]] = []
+	for c in cpus:
+		if runs and runs[-1][1] == c - 1:
+			runs[-1][1] = c
+		else:
+			runs.append([c, c])
+	return ','.join(str(a) if a == b else f'{a}-{b}' for a, b in runs)
 
 
 def _cpus(value: str) -> List[int]:
@@ -84,9 +140,14 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 		for line in kconfig:
 			if not line.startswith('CONFIG_') or '=' not in line:
 				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
+		unbound = sec.get('unbound_cpumask', ALL)
+		for term in unbound.split():
+			if term != 'minus' and term not in (ALL, BIG, LITTLE) and not _cpus(term):
+				raise WqKunitError(f'{path}: [{name}] unbound_cpumask: {term!r} is '
+						   f'none of {ALL} {BIG} {LITTLE}, minus or a CPU list')
 		boots.append(Boot(name=name, description=sec.get('description', ''),
 				  kernel_args=sec.get('kernel_args', '').split(),
-				  kernels=kernels or None, kconfig=kconfig))
+				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound))
 	return boots
 
 

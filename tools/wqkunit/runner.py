@@ -14,7 +14,7 @@ import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod, fault_hooks, procs
+from . import arches, board as board_mod, fault_hooks, hostchecks, procs
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
@@ -276,7 +276,8 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		whole = f.read()
 	judged = verdict.boot(whole, text, complete, error, follow.failures,
 			      follow.running(), console)
-	problem = None if error else _checks(kunit, ex, b, smp, console, whole, judged)
+	problem = None if error else hostchecks.problems(kunit, req, ex, b, smp, console, whole,
+							 text, judged, log)
 	if problem:
 		judged = verdict.boot(whole, text, complete, problem, follow.failures,
 				      follow.running(), console)
@@ -291,24 +292,6 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		shutil.copyfile(console, os.path.join(
 			keep, f'{stem}.{time.strftime("%Y%m%d-%H%M%S")}.console'))
 	return Boot(b.name, label, judged, console, secs)
-
-
-def _checks(kunit: Kunit, ex: ExecRequest, b: boots.Boot, smp: int, console: str,
-	    whole: str, judged: verdict.Verdict) -> Optional[str]:
-	"""A boot error from the stale-kernel or the board check, or None.
-	Not the board asked for: every verdict of the boot is about another
-	machine; not the kernel built: about another kernel.  A boot that
-	never got as far as the topology suite has its own verdict."""
-	if judged.errors:
-		return None		# no result at all: that is the verdict
-	stale = kunit.stale(console)
-	if stale:
-		return 'stale kernel: ' + stale
-	if not ex.board:
-		return None
-	problem = board_mod.check(whole, smp, ex.board,
-				  b.filtered(ex.kunit_args) or judged.incomplete)
-	return board_mod.PREFIX + problem if problem else None
 
 
 def _tell(judged: verdict.Verdict, label: str, whole: str,

@@ -79,6 +79,34 @@ def _as_built(line, uts):
 	return re.sub(r'#\d+ SMP .*$', uts, line) if 'Linux version ' in line else line
 
 
+def _cpus(value):
+	"""The CPUs of a CPU list, flags such as "domain," left out."""
+	cpus = set()
+	for part in value.split(','):
+		low, _, high = part.partition('-')
+		if low.isdigit() and (not high or high.isdigit()):
+			cpus |= set(range(int(low), int(high or low) + 1))
+	return cpus
+
+
+def _unbound(line, args):
+	"""The recording's boot-time wq_unbound_cpumask (every CPU) made what a
+	kernel booted with @args has: isolcpus= and nohz_full= CPUs out, within
+	workqueue.unbound_cpus= unless that leaves none."""
+	said = re.search(r'wq_unbound_cpumask at boot: (\S+)', line)
+	if not said:
+		return line
+	mask = _cpus(said.group(1))
+	for arg in args.split():
+		key, _, value = arg.partition('=')
+		if key in ('isolcpus', 'nohz_full'):
+			mask -= _cpus(value)
+		elif key == 'workqueue.unbound_cpus' and mask & _cpus(value):
+			mask &= _cpus(value)
+	shown = ','.join(str(c) for c in sorted(mask))
+	return line[:said.start(1)] + shown + line[said.end(1):]
+
+
 def execute(argv):
 	args = ' '.join(_opt(argv, 'kernel_args'))
 	name, sleep, wait = 'pass', 0.0, False
@@ -101,7 +129,7 @@ def execute(argv):
 	uts = _uts(_opt(argv, 'build_dir')[0])
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
-			line = _as_built(line.rstrip('\n'), uts) + '\n'
+			line = _unbound(_as_built(line.rstrip('\n'), uts), args) + '\n'
 			if name == 'report':
 				# The recording's mode, made the one asked for.
 				asked = re.search(r'power_efficient=(\w+)', args)
@@ -125,7 +153,8 @@ def execute(argv):
 
 
 def _normal(console):
-	return '\n'.join(re.sub(r'(online capacity )\d+', r'\1N', _as_built(l, '#N'))
+	return '\n'.join(re.sub(r'(online capacity |wq_unbound_cpumask at boot: )\S+', r'\1N',
+				_as_built(l, '#N'))
 			 for l in console.splitlines())
 
 
