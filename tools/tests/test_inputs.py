@@ -231,7 +231,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_only_run_takes_arguments_after_dashes(self):
 		for command in ('check', 'soak', 'mutate', 'bench', 'report', 'claims',
-				'alltests', 'coverage', 'faults'):
+				'alltests', 'coverage', 'manifest', 'faults'):
 			self.refuse([command, '--', 'workqueue_percpu.*'],
 				    "unexpected argument 'workqueue_percpu.*' after --: only run "
 				    'passes arguments to kunit.py')
@@ -307,7 +307,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
 		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
 			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
-			    "'claims', 'alltests', 'coverage', 'faults')", command='')
+			    "'claims', 'alltests', 'coverage', 'manifest', 'faults')", command='')
 		self.refuse([], 'the following arguments are required: COMMAND', command='')
 
 	def test_what_the_command_line_names_must_exist(self):
@@ -321,7 +321,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_help_still_works_on_every_command(self):
 		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
-				'claims', 'alltests', 'coverage', 'faults'):
+				'claims', 'alltests', 'coverage', 'manifest', 'faults'):
 			rc, out, err = self.main([command, '--help'] if command else ['--help'])
 			self.assertEqual((rc, err), (0, ''), command)
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)

@@ -12,7 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, paths, runner, verdict
+from wqkunit import boots, cli, gate, kernels, manifest, paths, runner, verdict
 
 
 class FakeTreeTest(TempDirTest):
@@ -45,6 +45,7 @@ class FakeTreeTest(TempDirTest):
 		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
 		for p in (mock.patch('wqkunit.kernels.tarball', return_value=tarball),
 			  mock.patch('wqkunit.packages.ensure'),
+			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
 			  mock.patch.dict(os.environ, env)):
 			p.start()
 			self.addCleanup(p.stop)
@@ -116,6 +117,15 @@ class PassingTreeTest(FakeTreeTest):
 	def test_gate_passes_end_to_end(self):
 		with mock.patch.object(gate, 'tools_tests', return_value=True):
 			rc, out = self.main('check', '--boot', 'default')
+			# No kunit/expected/ for its builds yet: recorded, then it passes.
+			self.assertEqual(rc, 1, out)
+			self.assertIn('6.1 [default]: verdict: boot error', out)
+			self.assertIn('kunit/expected/6.1.ini has no [default]: record it with '
+				      'wq-kunit manifest --write', out)
+			rc, out = self.main('manifest', '--write')
+			self.assertEqual(rc, 0, out)
+			self.assertIn('expected/6.12-um.ini: 1 boot configurations', out)
+			rc, out = self.main('check', '--boot', 'default')
 		self.assertEqual(rc, 0, out)
 		for version in kernels.supported():
 			self.assertIn(f'{version} debug: the broken case failed as it must', out)
@@ -130,6 +140,31 @@ class PassingTreeTest(FakeTreeTest):
 				 len(kernels.supported()), out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 
+
+	def test_gate_fails_a_result_expected_to_pass_that_skips_or_is_missing(self):
+		"""A regression that turns a case into a skip, or makes it vanish,
+		fails the gate, naming it."""
+		skipped = 'workqueue_unbound.unbound_wq_avoids_cpus_excluded_at_boot'
+		with mock.patch.object(gate, 'tools_tests', return_value=True):
+			self.main('check', '--boot', 'default', '--no-debug')
+			self.assertEqual(self.main('manifest', '--write')[0], 0)
+			path = manifest.path_of('6.1')
+			with open(path, encoding='utf-8') as f:
+				text = f.read()
+			self.assertIn(f'{skipped} = skip\n', text)
+			with open(path, 'w', encoding='utf-8') as f:
+				f.write(text.replace(f'{skipped} = skip', f'{skipped} = pass') +
+					'workqueue_percpu.gone = pass\n')
+			rc, out = self.main('check', '--boot', 'default', '--no-debug')
+		self.assertEqual(rc, 1, out)
+		self.assertIn('6.1 [default]: verdict: boot error', out)
+		self.assertIn('expected results check: 2 results kunit/expected/6.1.ini says pass in '
+			      f'[default] did not: {skipped} skipped, workqueue_percpu.gone not reported',
+			      out)
+		self.assertIn('FAILED step: boots 6.1 (1 of 1 boots failed: 6.1 [default])', out)
+		rc, out = self.main('manifest')
+		self.assertEqual(rc, 1, out)
+		self.assertIn(f'6.1 [default]: {skipped} skipped', out)
 
 	def test_boot_configuration_check_takes_its_expectation_from_boots_ini(self):
 		"""The wq_unbound_cpumask isolcpus= leaves is checked against

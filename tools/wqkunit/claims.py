@@ -71,6 +71,16 @@ def _filtered(args: Dict[str, object]) -> List[str]:
 	return why
 
 
+def gate_args(logs_root: str) -> Dict[str, object]:
+	"""The arguments the last gate recorded in @logs_root ran with."""
+	try:
+		with open(os.path.join(logs_root, GATE), encoding='utf-8') as f:
+			return json.load(f).get('args', {})
+	except (OSError, ValueError):
+		raise WqKunitError(f'no gate run recorded in {logs_root}: run tools/wq-kunit check '
+				   f'first') from None
+
+
 def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run]]:
 	"""The boots of the last gate per version, refusing a set of logs that
 	is not exactly one complete gate of the current inputs, nor, unless

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The command line of wq-kunit's checks beyond the gate: all-tests
-builds, the coverage map and fault injection."""
+builds, the coverage map, the expected results and fault injection."""
 
 import argparse
 from typing import Callable
@@ -33,6 +33,17 @@ def add(command: Callable[..., argparse.ArgumentParser]) -> None:
 			 help='only check the map against the trees; no gate logs needed')
 	cov.add_argument('--write', metavar='FILE',
 			 help='replace the table between the coverage markers in FILE')
+
+	man = command('manifest', commands.manifest_cmd,
+		      'compare the last gate with the expected results, or record them',
+		      'kunit/expected/KEY.ini holds, per build and boot configuration, '
+		      'each result and whether it must pass or may skip; the gate fails '
+		      'a boot in which a result recorded as passing skips or is missing.  '
+		      'Without options, compare the last gate (wq-kunit check) with it; '
+		      'with --write, record the last gate, which must have passed, and '
+		      'review the diff before committing it.')
+	man.add_argument('--write', action='store_true',
+			 help='write kunit/expected/ from the last gate')
 
 	fau = command('faults', commands.fault_injection,
 		      'make each case fail and check the kernel is left as found',

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Callable, List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, coverage, faults, gate, kernels, load, mutate, paths, regressions, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, coverage, faults, gate, kernels, load, lognames, manifest, mutate, paths, regressions, report, runner, source
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -256,3 +256,30 @@ def fault_injection(args: argparse.Namespace) -> int:
 		print(line)
 	print(faults.total(done))
 	return 0 if all(i.outcome == faults.CONTAINED for i in done) else 1
+
+
+def manifest_cmd(args: argparse.Namespace) -> int:
+	"""Compare the last gate's results with kunit/expected/, or write it
+	from them."""
+	logs = os.path.join(paths.cache_dir(), 'logs')
+	if claims.gate_args(logs).get('smp') != lognames.DEFAULT_CPUS:
+		raise WqKunitError(f'the last gate booted boards of other than '
+				   f'{lognames.DEFAULT_CPUS} CPUs: the manifest records those')
+	runs = claims.gate_runs(logs, filtered=True)
+	wrong = 0
+	for name, done in sorted(runs.items()):
+		got = {boot: run.results for boot, run in done.items()}
+		if args.write:
+			path = manifest.write(name, got)
+			say(f'wrote {path}: {len(done)} boot configurations')
+			continue
+		for boot in sorted(got):
+			want = manifest.expected(name, boot)
+			problems, notes = manifest.compare(want or {}, got[boot]) if want is not None \
+				else ([f'no [{boot}] in kunit/expected/{name}.ini'], [])
+			wrong += len(problems)
+			for line in problems + notes:
+				print(f'  {name} [{boot}]: {line}')
+	if not args.write:
+		say(f'the last gate and kunit/expected/: {wrong or "no"} differences that fail the gate')
+	return 1 if wrong else 0

@@ -16,7 +16,7 @@ import tempfile
 import time
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from . import arches, boots, claims, coverage, kernels, lock, packages, paths, results, runner, series
+from . import arches, boots, claims, coverage, kernels, lock, lognames, packages, paths, results, runner, series
 from . import stamps, verdict
 from .errors import WqKunitError
 from .kunitpy import ccache_env
@@ -298,10 +298,13 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		steps.append(Step("tools' tests", passed, '' if passed else 'their output is above'))
 	out = runner.Outcome()
 	ran = {}
+	# kunit/expected/ records the boots with the board's CPUs.
+	recorded = smp == lognames.DEFAULT_CPUS
 	for version in versions:
 		done = runner.run(runner.BuildRequest(version, jobs=jobs),
 				  runner.ExecRequest(boots.select(boot, version), timeout, (smp,),
-						     explain=False, parallel=BOOTS_AT_ONCE))
+						     explain=False, parallel=BOOTS_AT_ONCE,
+						     require_manifest=recorded))
 		out.boots += done.boots
 		out.lines += done.lines
 		out.tree = done.tree
@@ -315,7 +318,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
 		done = runner.run(req, runner.ExecRequest(boots.select('default', versions[-1]),
 							  timeout, (smp,), board=arch.board,
-							  explain=False))
+							  explain=False, require_manifest=recorded))
 		out.boots += done.boots
 		out.lines += done.lines
 		ran[req.label] = sorted({b.name for b in done.boots})

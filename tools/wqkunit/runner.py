@@ -74,6 +74,7 @@ class ExecRequest:
 	board: Optional[str] = board_mod.BIG_LITTLE	# the guest's board; None: any
 	explain: bool = True			# say why a failed boot failed
 	parallel: int = 1			# boots of one build at a time
+	require_manifest: bool = False		# fail a boot kunit/expected/ does not list
 
 
 @dataclass
