@@ -157,10 +157,12 @@ class PassingTreeTest(FakeTreeTest):
 					'workqueue_percpu.gone = pass\n')
 			rc, out = self.main('check', '--boot', 'default', '--no-debug')
 		self.assertEqual(rc, 1, out)
-		self.assertIn('6.1 [default]: verdict: boot error', out)
-		self.assertIn('expected results check: 2 results kunit/expected/6.1.ini says pass in '
-			      f'[default] did not: {skipped} skipped, workqueue_percpu.gone not reported',
-			      out)
+		summary = out.find('boots failed:')
+		self.assertNotEqual(summary, -1, out)
+		self.assertIn('6.1 [default]: verdict: case failed', out[summary:])
+		for name, how in ((skipped, 'skipped'), ('workqueue_percpu.gone', 'not reported')):
+			self.assertIn(f'not ok {name}\n          expected results check: {how}, '
+				      'kunit/expected/6.1.ini says it passes in [default]', out[summary:])
 		self.assertIn('FAILED step: boots 6.1 (1 of 1 boots failed: 6.1 [default])', out)
 		rc, out = self.main('manifest')
 		self.assertEqual(rc, 1, out)
@@ -183,9 +185,12 @@ class PassingTreeTest(FakeTreeTest):
 		     mock.patch.object(boots.select, '__defaults__', (ini,)):
 			rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
 		self.assertEqual(rc, 1, out)
-		self.assertIn('boot configuration check: workqueue_unbound.unbound_cpumask_honours_'
-			      'boot_parameters: wq_unbound_cpumask at boot is 0,3,4,5,6,7, [isolcpus] '
-			      'in boots.ini wants 0,2-7 on 8 CPUs', out)
+		summary = out.index('1 of 1 boots failed:')
+		self.assertIn('6.1 [isolcpus]: verdict: case failed', out[summary:])
+		self.assertIn('not ok workqueue_unbound.unbound_cpumask_honours_boot_parameters\n'
+			      '          boot configuration check: wq_unbound_cpumask at boot is '
+			      '0,3,4,5,6,7, [isolcpus] in boots.ini wants 0,2-7 on 8 CPUs', out[summary:])
+		self.assertTrue(out.rstrip().endswith('70 passed, 1 failed, 1 skipped'), out[-300:])
 
 
 class FailingTreeTest(FakeTreeTest):

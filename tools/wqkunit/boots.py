@@ -67,16 +67,17 @@ class Boot:
 
 	def check_console(self, console: str, cpus: int) -> Optional[str]:
 		"""Why the wq_unbound_cpumask the guest of @console printed at boot
-		is not the one this configuration asks for, or None.  The
+		(UNBOUND_CASE prints it) is not the one this configuration asks
+		for, or None.  The
 		expectation comes from here, not from the kernel's housekeeping
 		masks, whose regressions it must catch."""
 		found = UNBOUND_LINE.findall(console)
 		if not found:
-			return f'no "{UNBOUND_SAID}" line: {UNBOUND_CASE} did not run'
+			return f'no "{UNBOUND_SAID}" line printed'
 		got, want = _cpus(found[-1]), self.unbound_for(cpus)
 		if got != want:
-			return (f'{UNBOUND_CASE}: wq_unbound_cpumask at boot is {found[-1]}, '
-				f'[{self.name}] in boots.ini wants {_cpulist(want)} on {cpus} CPUs')
+			return (f'wq_unbound_cpumask at boot is {found[-1]}, [{self.name}] in '
+				f'boots.ini wants {_cpulist(want)} on {cpus} CPUs')
 		return None
 
 	def filtered(self, kunit_args: Sequence[str]) -> bool:

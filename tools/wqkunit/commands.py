@@ -275,8 +275,12 @@ def manifest_cmd(args: argparse.Namespace) -> int:
 			continue
 		for boot in sorted(got):
 			want = manifest.expected(name, boot)
-			problems, notes = manifest.compare(want or {}, got[boot]) if want is not None \
-				else ([f'no [{boot}] in kunit/expected/{name}.ini'], [])
+			if want is None:
+				problems = [f'no [{boot}] in kunit/expected/{name}.ini']
+				notes: List[str] = []
+			else:
+				bad, notes = manifest.compare(want, got[boot])
+				problems = [f'{result} {how}' for result, how in bad.items()]
 			wrong += len(problems)
 			for line in problems + notes:
 				print(f'  {name} [{boot}]: {line}')

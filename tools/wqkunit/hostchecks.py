@@ -4,7 +4,7 @@ verdicts: each finds what the guest cannot judge of itself (which kernel
 and board it is, what its boot configuration should have given, which
 results must be there)."""
 
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
 
 from . import arches, board as board_mod, boots, lognames, manifest, results, verdict
 from .kunitpy import Kunit
@@ -12,60 +12,69 @@ from .kunitpy import Kunit
 if TYPE_CHECKING:
 	from . import runner
 
+# A case -> why the host failed it: lines shown under its "not ok".
+Failures = Dict[str, List[str]]
+
 
 def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
 	     b: boots.Boot, smp: int, console: str, whole: str, text: Optional[str],
-	     judged: verdict.Verdict, log: Callable[[str], None]) -> Optional[str]:
-	"""A boot error from the host's checks of a boot that gave results,
-	or None: the stale-kernel check (it ran another kernel), the board
-	check (another machine), and for a boot of every suite, the boot
-	configuration's own (wq_unbound_cpumask as boots.ini says) and the
-	manifest's (every result kunit/expected/ says passes, passed).  A
-	boot that never got as far as the suites has its own verdict."""
+	     judged: verdict.Verdict, log: Callable[[str], None]) -> Tuple[Optional[str], Failures]:
+	"""What the host's checks find wrong with a boot that gave results:
+	a boot error, from the stale-kernel check (it ran another kernel)
+	or the board check (another machine), or None; and, for a boot of
+	every suite, failures of named cases: the boot configuration's check
+	(the wq_unbound_cpumask the case printed is the one boots.ini says)
+	and the manifest's (every result kunit/expected/ says passes,
+	passed).  A boot that never got as far as the suites has its own
+	verdict."""
 	if judged.errors:
-		return None		# no result at all: that is the verdict
+		return None, {}		# no result at all: that is the verdict
 	stale = kunit.stale(console)
 	if stale:
-		return 'stale kernel: ' + stale
-	found = []
+		return 'stale kernel: ' + stale, {}
+	error = None
 	if ex.board:
 		problem = board_mod.check(whole, smp, ex.board,
 					  b.filtered(ex.kunit_args) or judged.incomplete)
 		if problem:
-			found.append(board_mod.PREFIX + problem)
+			error = board_mod.PREFIX + problem
+	failures: Failures = {}
 	if not (b.filtered(ex.kunit_args) or judged.incomplete):
 		wrong = b.check_console(whole, smp)
 		if wrong:
-			found.append(CONFIG_PREFIX + wrong)
-		found += _expected(req, ex, b, smp, text, log)
-	return '; '.join(found) or None
+			failures[boots.UNBOUND_CASE] = [CONFIG_PREFIX + wrong]
+		missing, wrong_results = _expected(req, ex, b, smp, text, log)
+		error = error or missing
+		for name, why in wrong_results.items():
+			failures.setdefault(name, []).append(why)
+	return error, failures
 
 
-# How a boot error from the boot configuration's or the manifest's check starts.
+# How the lines of the boot configuration's and the manifest's checks start.
 CONFIG_PREFIX = 'boot configuration check: '
 MANIFEST_PREFIX = 'expected results check: '
 
 
 def _expected(req: 'runner.BuildRequest', ex: 'runner.ExecRequest', b: boots.Boot,
-	      smp: int, text: Optional[str], log: Callable[[str], None]) -> List[str]:
+	      smp: int, text: Optional[str],
+	      log: Callable[[str], None]) -> Tuple[Optional[str], Dict[str, str]]:
 	"""What kunit/expected/ finds wrong with the results @text of boot @b:
-	a result it says passes that skipped or was not reported.  A build
-	the manifest has no section for is not checked, unless
-	@ex.require_manifest; nor are the fault-injection and broken-case
-	builds, whose cases fail on purpose."""
+	a boot error if it has no section for the boot and @ex.require_manifest
+	says it must, and, for each result it says passes that skipped or was
+	not reported, why.  A build the manifest has no section for is not
+	checked otherwise; nor are the fault-injection and broken-case builds,
+	whose cases fail on purpose."""
 	if req.fault_hooks or req.broken:
-		return []
+		return None, {}
 	other = ex.board if ex.board != arches.get(req.arch).board else None
 	name = manifest.key(req.version, req.arch, req.debug)
 	section = lognames.stem(b.name, smp, '', other)
 	want = manifest.expected(name, section)
 	if want is None:
-		return [f'{MANIFEST_PREFIX}kunit/expected/{name}.ini has no [{section}]: '
-			f'record it with wq-kunit manifest --write'] if ex.require_manifest else []
+		return (f'{MANIFEST_PREFIX}kunit/expected/{name}.ini has no [{section}]: '
+			f'record it with wq-kunit manifest --write' if ex.require_manifest else None), {}
 	wrong, notes = manifest.compare(want, results.statuses(text) if text else {})
 	for note in notes:
 		log(f'note: {name} [{section}]: {note}')
-	if not wrong:
-		return []
-	return [f'{MANIFEST_PREFIX}{len(wrong)} results kunit/expected/{name}.ini says pass in '
-		f'[{section}] did not: {", ".join(wrong)}']
+	return None, {result: f'{MANIFEST_PREFIX}{how}, kunit/expected/{name}.ini says it '
+		      f'passes in [{section}]' for result, how in wrong.items()}

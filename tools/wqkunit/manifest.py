@@ -64,26 +64,26 @@ def expected(name: str, section: str, root: Optional[str] = None) -> Optional[Di
 	return want
 
 
-def compare(want: Dict[str, str], got: Dict[str, str]) -> Tuple[List[str], List[str]]:
-	"""(problems, notes) of the statuses @got (kunit.py's, by result name)
-	against @want: a problem for each result that must pass and was
-	skipped or not reported (a failed one is counted as failed already);
-	a note for each result the manifest does not list, or lists as a
-	skip, that passed."""
-	problems, notes = [], []
+def compare(want: Dict[str, str], got: Dict[str, str]) -> Tuple[Dict[str, str], List[str]]:
+	"""(wrong, notes) of the statuses @got (kunit.py's, by result name)
+	against @want: "skipped" or "not reported" for each result that must
+	pass and did not (a failed one is counted as failed already); a note
+	for each result the manifest does not list, or lists as a skip, that
+	passed."""
+	wrong, notes = {}, []
 	for name, status in want.items():
 		if status != PASS:
 			continue
 		if name not in got:
-			problems.append(f'{name} not reported')
+			wrong[name] = 'not reported'
 		elif got[name] == 'SKIP':
-			problems.append(f'{name} skipped')
+			wrong[name] = 'skipped'
 	for name, status in got.items():
 		if name not in want:
 			notes.append(f'{name} is not in the manifest')
 		elif want[name] == SKIP and status == 'PASS':
 			notes.append(f'{name} passed, the manifest lets it skip')
-	return problems, notes
+	return wrong, notes
 
 
 def write(name: str, sections: Dict[str, Dict[str, str]], root: Optional[str] = None) -> str:

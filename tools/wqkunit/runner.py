@@ -277,11 +277,11 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		whole = f.read()
 	judged = verdict.boot(whole, text, complete, error, follow.failures,
 			      follow.running(), console)
-	problem = None if error else hostchecks.problems(kunit, req, ex, b, smp, console, whole,
-							 text, judged, log)
-	if problem:
+	problem, host = (None, {}) if error else hostchecks.problems(
+		kunit, req, ex, b, smp, console, whole, text, judged, log)
+	if problem or host:
 		judged = verdict.boot(whole, text, complete, problem, follow.failures,
-				      follow.running(), console)
+				      follow.running(), console, host)
 	_tell(judged, label, whole, log)
 	if ex.json and text:
 		dest = ex.json if len(ex.boots) == 1 else \

@@ -9,7 +9,8 @@ A verdict is of one kind, the first of these that applies:
   crashed or hung  the run stopped in the middle (kunit.py saw results
                    missing), in the case named;
   kernel report    a WARNING, BUG, lockdep or ODEBUG report while a case ran;
-  case failed      a case failed an expectation or an assertion;
+  case failed      a case failed an expectation or an assertion, or a check
+                   the host makes of what it printed (hostchecks.py);
   passed.
 """
 
@@ -114,13 +115,18 @@ def _where(stopped_in: Optional[str]) -> str:
 
 def boot(console_text: str, json_text: Optional[str], complete: bool,
 	 error: Optional[str] = None, diagnostics: Optional[Dict[str, List[str]]] = None,
-	 stopped_in: Optional[str] = None, console: str = '') -> Verdict:
+	 stopped_in: Optional[str] = None, console: str = '',
+	 host: Optional[Dict[str, List[str]]] = None) -> Verdict:
 	"""A boot fails for a failed case, for every kernel report made while
 	the suite ran, and, with no case to blame, for @error (kunit.py exec
 	or QEMU failed, the board or kernel check), for no result at all, or
 	for a run kunit.py found incomplete (a crash, a hang, the timeout)."""
 	counts = results.count(json_text) if json_text else results.Counts()
 	ran = counts.total()
+	diagnostics = dict(diagnostics or {})
+	if host:
+		_fail_for_host(counts, results.statuses(json_text) if json_text else {}, host,
+			       diagnostics)
 	found = splats.find(console_text)
 	during = splats.in_suite(found)
 	for splat in during:
@@ -139,7 +145,26 @@ def boot(console_text: str, json_text: Optional[str], complete: bool,
 	counts.failed += len(errors)
 	counts.failures += errors
 	return Verdict(counts, ran, incomplete, during, [s for s in found if s not in during],
-		       errors, dict(diagnostics or {}), stopped_in, None, console)
+		       errors, diagnostics, stopped_in, None, console)
+
+
+def _fail_for_host(counts: results.Counts, seen: Dict[str, str],
+		   host: Dict[str, List[str]], diagnostics: Dict[str, List[str]]) -> None:
+	"""Count each case of @host, which the host's checks failed (its
+	lines say why), as failing an expectation, whatever kunit.py said of
+	it (@seen): a case the guest passed or skipped is moved to the
+	failed ones, one it never reported added to them."""
+	for name, why in host.items():
+		diagnostics[name] = diagnostics.get(name, []) + why
+		if seen.get(name) in ('FAIL', 'ERROR') or name in counts.statuses:
+			continue
+		if seen.get(name) == 'PASS':
+			counts.passed -= 1
+		elif seen.get(name) == 'SKIP':
+			counts.skipped -= 1
+		counts.failed += 1
+		counts.failures.append(f'{name} (FAIL, host check)')
+		counts.statuses[name] = 'FAIL'
 
 
 def build_failed(error: str, label: str = '') -> Verdict:
