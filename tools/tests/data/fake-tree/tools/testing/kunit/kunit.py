@@ -89,14 +89,14 @@ def _cpus(value):
 	return cpus
 
 
-def _unbound(line, args):
+def _unbound(line, args, arch):
 	"""The recording's boot-time wq_unbound_cpumask (every CPU) made what a
 	kernel booted with @args has: isolcpus= and nohz_full= CPUs out, within
-	workqueue.unbound_cpus= unless that leaves none."""
+	workqueue.unbound_cpus= unless that leaves none; UML has one CPU."""
 	said = re.search(r'wq_unbound_cpumask at boot: (\S+)', line)
 	if not said:
 		return line
-	mask = _cpus(said.group(1))
+	mask = _cpus(said.group(1)) if arch != 'um' else {0}
 	for arg in args.split():
 		key, _, value = arg.partition('=')
 		if key in ('isolcpus', 'nohz_full'):
@@ -129,7 +129,8 @@ def execute(argv):
 	uts = _uts(_opt(argv, 'build_dir')[0])
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
-			line = _unbound(_as_built(line.rstrip('\n'), uts), args) + '\n'
+			line = _unbound(_as_built(line.rstrip('\n'), uts), args,
+					(_opt(argv, 'arch') or [''])[0]) + '\n'
 			if name == 'report':
 				# The recording's mode, made the one asked for.
 				asked = re.search(r'power_efficient=(\w+)', args)
