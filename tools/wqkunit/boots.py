@@ -42,8 +42,7 @@ class Boot:
 			if BIG in arg:
 				if cpus < 2:
 					return None
-				low, high = cpus // 2, cpus - 1
-				arg = arg.replace(BIG, f'{low}-{high}' if high > low else str(low))
+				arg = arg.replace(BIG, _cpulist(list(_halves(cpus)[BIG])))
 			key, _, value = arg.partition('=')
 			if key in CPU_LISTS and any(c >= cpus for c in _cpus(value)):
 				return None
@@ -68,9 +67,8 @@ class Boot:
 	def check_console(self, console: str, cpus: int) -> Optional[str]:
 		"""Why the wq_unbound_cpumask the guest of @console printed at boot
 		(UNBOUND_CASE prints it) is not the one this configuration asks
-		for, or None.  The
-		expectation comes from here, not from the kernel's housekeeping
-		masks, whose regressions it must catch."""
+		for, or None.  The expectation comes from here, not from the
+		kernel's housekeeping masks, whose regressions it must catch."""
 		found = UNBOUND_LINE.findall(console)
 		if not found:
 			return f'no "{UNBOUND_SAID}" line printed'
