@@ -52,3 +52,9 @@ def get(name: str) -> Arch:
 	if name not in ARCHES:
 		raise WqKunitError(f'unknown architecture {name!r}: one of {", ".join(ARCHES)}')
 	return ARCHES[name]
+
+
+def label(source: str, arch: str = DEFAULT, debug: bool = False) -> str:
+	"""The name of a build of @source ("6.12", or "tree-HASH" for a
+	user's tree): "6.12", "6.12-arm64", "6.1-debug"."""
+	return source + ('' if arch == DEFAULT else f'-{arch}') + ('-debug' if debug else '')

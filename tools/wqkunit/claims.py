@@ -71,29 +71,30 @@ def _filtered(args: Dict[str, object]) -> List[str]:
 	return why
 
 
-def gate_args(logs_root: str) -> Dict[str, object]:
-	"""The arguments the last gate recorded in @logs_root ran with."""
+def _gate_record(logs_root: str) -> Dict[str, object]:
+	"""What the last gate recorded in @logs_root (logs/gate.json)."""
+	path = os.path.join(logs_root, GATE)
 	try:
-		with open(os.path.join(logs_root, GATE), encoding='utf-8') as f:
-			return json.load(f).get('args', {})
-	except (OSError, ValueError):
+		with open(path, encoding='utf-8') as f:
+			return json.load(f)
+	except OSError:
 		raise WqKunitError(f'no gate run recorded in {logs_root}: run tools/wq-kunit check '
 				   f'first') from None
+	except ValueError as e:
+		raise WqKunitError(f'{path}: {e}') from None
+
+
+def gate_args(logs_root: str) -> Dict[str, object]:
+	"""The arguments the last gate recorded in @logs_root ran with."""
+	return _gate_record(logs_root).get('args', {})
 
 
 def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run]]:
 	"""The boots of the last gate per version, refusing a set of logs that
 	is not exactly one complete gate of the current inputs, nor, unless
 	@filtered, a gate run with options (see _filtered())."""
-	path = os.path.join(logs_root, GATE)
 	again = 'run tools/wq-kunit check'
-	try:
-		with open(path, encoding='utf-8') as f:
-			gate = json.load(f)
-	except OSError:
-		raise WqKunitError(f'no gate run recorded in {logs_root}: {again} first') from None
-	except ValueError as e:
-		raise WqKunitError(f'{path}: {e}') from None
+	gate = _gate_record(logs_root)
 	for key, value in _inputs().items():
 		if gate.get(key) != value:
 			raise WqKunitError(f'the last gate ran another {key} than this checkout: {again}')

@@ -68,7 +68,7 @@ def _expected(req: 'runner.BuildRequest', ex: 'runner.ExecRequest', b: boots.Boo
 	if req.fault_hooks or req.broken:
 		return None, {}
 	other = ex.board if ex.board != arches.get(req.arch).board else None
-	name = manifest.key(req.version, req.arch, req.debug)
+	name = arches.label(req.version, req.arch, req.debug)
 	section = lognames.stem(b.name, smp, '', other)
 	want = manifest.expected(name, section)
 	if want is None:

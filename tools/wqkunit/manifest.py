@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Which results each boot must give: kunit/expected/KEY.ini, one section
+"""Which results each boot must give: kunit/expected/BUILD.ini (BUILD
+as arches.label() names Debian's builds: 6.12, 6.12-arm64), one section
 per boot configuration (named as its logs are), a line per result:
 "NAME = pass" or "NAME = skip".  It is written from a good gate
-(wq-kunit manifest --write) and reviewed.  A boot in which a result the manifest says passes is skipped
-or missing fails: a regression whose effect is to turn a case into a skip,
-say by breaking the precondition it checks, cannot leave the gate green."""
+(wq-kunit manifest --write) and reviewed.  A result the manifest says
+passes that skipped or was not reported fails (hostchecks.py): a
+regression whose effect is to turn a case into a skip, say by breaking
+the precondition it checks, cannot leave the gate green."""
 
 import configparser
 import os
 from typing import Dict, List, Optional, Tuple
 
-from . import arches, paths
+from . import paths
 from .errors import WqKunitError
 
 DIR = os.path.join(paths.KUNIT_DIR, 'expected')
@@ -25,11 +27,6 @@ HEADER = """\
 # before committing it: a case newly skipped is a regression unless the
 # configuration really lacks what it needs.
 """
-
-
-def key(version: str, arch: str = arches.DEFAULT, debug: bool = False) -> str:
-	"""The manifest's name for a build: "6.12", "6.12-arm64", "6.1-debug"."""
-	return version + ('' if arch == arches.DEFAULT else f'-{arch}') + ('-debug' if debug else '')
 
 
 def path_of(name: str, root: Optional[str] = None) -> str:

@@ -40,8 +40,7 @@ class BuildRequest:
 	@property
 	def label(self) -> str:
 		"""The name of its build and log directories in the cache."""
-		arch = '' if self.arch == arches.DEFAULT else f'-{self.arch}'
-		return self.source + arch + ('-debug' if self.debug else '')
+		return arches.label(self.source, self.arch, self.debug)
 
 	@property
 	def build_path(self) -> str:
