@@ -23,16 +23,25 @@ class FakeTreeTest(TempDirTest):
 	@classmethod
 	def setUpClass(cls):
 		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
-		tree = os.path.join(cls.shared, 'linux-source')
+		cls.tarballs = {version: cls.fake_source(version) for version in ('6.1', '6.12')}
+
+	@classmethod
+	def fake_source(cls, version: str) -> str:
+		"""The fake tree (with 6.12's context where @version is 6.12)
+		as Debian's tarball of @version."""
+		tree = os.path.join(cls.shared, f'linux-source-{version}')
 		shutil.copytree(os.path.join(DATA, 'fake-tree'), tree)
+		if version != '6.1':
+			shutil.copytree(os.path.join(DATA, f'fake-tree-{version}'), tree, dirs_exist_ok=True)
 		path = os.path.join(tree, 'kernel', 'workqueue.c')
 		with open(path, encoding='utf-8') as f:
 			text = f.read()
 		with open(path, 'w', encoding='utf-8') as f:
 			f.write(cls.MARKERS + text)
-		cls.tarball = os.path.join(cls.shared, 'linux-source.tar.xz')
-		with tarfile.open(cls.tarball, 'w:xz') as tar:
+		tarball = f'{tree}.tar.xz'
+		with tarfile.open(tarball, 'w:xz') as tar:
 			tar.add(tree, arcname='linux-source')
+		return tarball
 
 	@classmethod
 	def tearDownClass(cls):
@@ -40,10 +49,9 @@ class FakeTreeTest(TempDirTest):
 
 	def setUp(self):
 		super().setUp()
-		tarball = self.tarball
 		self.cache = os.path.join(self.tmp, 'cache')
 		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
-		for p in (mock.patch('wqkunit.kernels.tarball', return_value=tarball),
+		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
 			  mock.patch('wqkunit.packages.ensure'),
 			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
 			  mock.patch.dict(os.environ, env)):

@@ -35,7 +35,7 @@ def _leaves(group: dict, prefix: str, out: Dict[str, str]) -> None:
 
 
 def _inputs() -> Dict[str, str]:
-	return {'series': series.digest(series.patches()), 'kunitconfig': stamps.of_files([paths.KUNITCONFIG])}
+	return {'series': series.digest(series.every()), 'kunitconfig': stamps.of_files([paths.KUNITCONFIG])}
 
 
 def _stem(args: Dict[str, object], version: str, name: str) -> str:

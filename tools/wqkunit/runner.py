@@ -108,7 +108,7 @@ class Outcome:
 def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Kunit]:
 	"""The tree of @req with the series (and @req.broken) in it, locked,
 	and a Kunit on its build directory."""
-	series.patches()
+	series.patches(version=req.version)
 	arch = arches.get(req.arch)
 	needed = packages.BUILD + arch.packages + ([] if req.tree else [kernels.package(req.version)])
 	with phase('packages'):

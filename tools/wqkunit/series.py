@@ -2,7 +2,7 @@
 """The patch series: its files in order, and a digest of their contents."""
 
 import os
-from typing import List
+from typing import List, Optional
 
 from . import paths, stamps
 from .errors import WqKunitError
@@ -32,21 +32,39 @@ def object_of(path: str) -> str:
 OBJECTS = tuple(dict.fromkeys(object_of(f) for f in FILES if f.endswith('.c')))
 
 
-def patches(directory: str = paths.PATCHES) -> List[str]:
-	"""The patches named in @directory/series, in order."""
-	listing = os.path.join(directory, 'series')
+def listing(version: Optional[str] = None, directory: str = paths.PATCHES) -> str:
+	"""The file naming @version's patches: series-X.Y where a kernel needs
+	its own (a fix it does not need, a backport), else series, the one
+	posted for the newest tree."""
+	own = os.path.join(directory, f'series-{version}')
+	return own if version and os.path.isfile(own) else os.path.join(directory, 'series')
+
+
+def patches(directory: str = paths.PATCHES, version: Optional[str] = None) -> List[str]:
+	"""The patches @version's series names, in order (the posted series
+	without @version)."""
+	path = listing(version, directory)
 	try:
-		with open(listing, encoding='utf-8') as f:
+		with open(path, encoding='utf-8') as f:
 			names = [l.strip() for l in f if l.strip() and not l.startswith('#')]
 	except OSError as e:
 		raise WqKunitError(f'cannot read the series: {e}') from None
 	files = [os.path.join(directory, n) for n in names]
 	for f in files:
 		if not os.path.isfile(f):
-			raise WqKunitError(f'{listing} names {os.path.basename(f)}, which is missing')
+			raise WqKunitError(f'{path} names {os.path.basename(f)}, which is missing')
 	if not files:
-		raise WqKunitError(f'{listing} names no patch')
+		raise WqKunitError(f'{path} names no patch')
 	return files
+
+
+def every(directory: str = paths.PATCHES) -> List[str]:
+	"""Each patch any kernel's series names, once, the posted series first."""
+	found = patches(directory)
+	for name in sorted(os.listdir(directory)):
+		if name.startswith('series-'):
+			found += [p for p in patches(directory, name[len('series-'):]) if p not in found]
+	return found
 
 
 def digest(files: List[str]) -> str:

@@ -57,7 +57,7 @@ def user_tree(tree: str, say: Callable[[str], None]) -> str:
 	if series.present(tree):
 		say(f'{tree} has the suite ({series.TEST_FILE}); building it as it is')
 		return tree
-	files = series.patches()
+	files = series.patches(version=tree_version(tree))
 	# A dry run, patch after patch, on a copy of the files the series
 	# touches: git apply --check of several patches checks each against
 	# the original tree, so it cannot see a file an earlier one creates.
@@ -109,7 +109,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	files.  When the series changes, the tree goes back to the pristine
 	source and the new series is applied with `git am`.
 	"""
-	files = series.patches()
+	files = series.patches(version=version)
 	want = series.digest(files)
 	tree = os.path.join(paths.cache_dir(), 'src', f'linux-{version}')
 	marker = os.path.join(tree, '.git', 'wq-kunit-series')
