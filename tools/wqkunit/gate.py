@@ -16,7 +16,7 @@ import tempfile
 import time
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-from . import arches, boots, claims, coverage, kernels, lock, lognames, packages, paths, results, runner, series
+from . import arches, boots, checkpatch, claims, coverage, kernels, lock, lognames, packages, paths, results, runner, series
 from . import stamps, verdict
 from .errors import WqKunitError
 from .kunitpy import ccache_env
@@ -130,7 +130,7 @@ def w1(version: str, tree: str) -> Step:
 		for i, path in enumerate(keep):
 			if os.path.exists(path):
 				shutil.copy2(path, os.path.join(saved, str(i)))
-		created = series.created(series.patches())
+		created = series.created(series.patches(version=version))
 		try:
 			for obj in objs:
 				os.remove(obj)
@@ -201,30 +201,26 @@ def kernel_doc(tree: str, files: Sequence[str], log) -> int:
 
 
 def style(tree: str) -> Step:
-	"""checkpatch --strict on every patch, shellcheck on the shell scripts.
+	"""checkpatch --strict on every patch, commit references checked as in
+	a maintainer's tree (checkpatch.py), shellcheck on the shell scripts.
 	A patch checkpatch found clean is not checked again with the same
-	checkpatch (the tree's commit): its verdict is kept in the cache."""
+	checkpatch (the tree's commit) and upstream commits: its verdict is
+	kept in the cache."""
 	bad = []
-	# Debian's python3 has the modules checkpatch's SPDX check imports.
-	env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
 	clean_dir = os.path.join(paths.cache_dir(), 'checkpatch-clean')
 	os.makedirs(clean_dir, exist_ok=True)
 	head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=tree, capture_output=True,
 			      text=True, check=False).stdout.strip()
-	for patch in series.patches():
-		key = stamps.patch_key(head, patch)
-		clean = os.path.join(clean_dir, key)
-		if head and os.path.exists(clean):
-			continue
-		proc = subprocess.run(['perl', 'scripts/checkpatch.pl', '--strict', '-q', patch],
-				      cwd=tree, env=env, capture_output=True, text=True,
-				      check=False)
-		if proc.returncode or proc.stdout.strip() or proc.stderr.strip():
+	todo = [p for p in series.every()
+		if not (head and os.path.exists(os.path.join(clean_dir, checkpatch.key(head, p))))]
+	for patch, said in checkpatch.run(tree, todo):
+		if said:
 			bad.append(f'checkpatch {os.path.basename(patch)}')
 			say(f'checkpatch --strict: {os.path.basename(patch)}')
-			sys.stdout.write(proc.stdout + proc.stderr)
+			print(said, flush=True)
 		elif head:
-			open(clean, 'w', encoding='utf-8').close()
+			open(os.path.join(clean_dir, checkpatch.key(head, patch)), 'w',
+			     encoding='utf-8').close()
 	script = os.path.join(paths.REPO, '.ci', 'run')
 	proc = subprocess.run(['shellcheck', script], capture_output=True, text=True, check=False)
 	if proc.returncode:
