@@ -46,6 +46,10 @@ BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
 BROKEN_KIND = 'ODEBUG'
 BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
 			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
+# The debug boots' CPUs: the checkers watch the same code on half the
+# board (two LITTLE, two big) at less than half the cost (6.12: 29 s
+# against 67 s); every case runs with the board's 8 in the other boots.
+DEBUG_CPUS = 4
 
 
 # The tools' tests in two processes at once, one per core: the end-to-end
@@ -81,7 +85,8 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> Lis
 			   kernels=None)
 	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)
 	# The broken case must fail: only the suite's boot is explained.
-	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout, explain=False))
+	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout, (DEBUG_CPUS,),
+						  explain=False))
 	runner.explain([done.last(suite.name)])
 	out.boots.append(done.last(suite.name))
 	out.lines += [l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l]

@@ -73,9 +73,21 @@ def _uts(build_dir):
 
 def _as_built(line, uts):
 	"""The recording's "Linux version" line with the UTS_VERSION @uts,
-	its topology lines those of the board asked for (WQ_KUNIT_BOARD)."""
+	its topology lines those of the board asked for (WQ_KUNIT_BOARD), of
+	its CPU count (WQ_KUNIT_SMP): the recording has 8, 4 LITTLE first.
+	None for the line of a CPU the board lacks."""
 	if os.environ.get('WQ_KUNIT_BOARD') != 'biglittle':
 		line = re.sub(r'(online capacity )\d+', r'\g<1>1024', line)
+	cpus = int(os.environ.get('WQ_KUNIT_SMP') or 8)
+	cpu = re.search(r'topology: cpu(\d+) ', line)
+	if cpu and cpus < 8:
+		n = int(cpu.group(1))
+		# LITTLE 0..cpus/2-1 and big cpus/2..cpus-1: the recording's 0.. and 4..
+		if n >= 4:
+			n -= 4 - cpus // 2
+		if n >= cpus or (int(cpu.group(1)) < 4 and n >= cpus // 2):
+			return None
+		line = line[:cpu.start(1)] + str(n) + line[cpu.end(1):]
 	return re.sub(r'#\d+ SMP .*$', uts, line) if 'Linux version ' in line else line
 
 
@@ -129,8 +141,10 @@ def execute(argv):
 	uts = _uts(_opt(argv, 'build_dir')[0])
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
-			line = _unbound(_as_built(line.rstrip('\n'), uts), args,
-					(_opt(argv, 'arch') or [''])[0]) + '\n'
+			line = _as_built(line.rstrip('\n'), uts)
+			if line is None:
+				continue
+			line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
 			if name == 'report':
 				# The recording's mode, made the one asked for.
 				asked = re.search(r'power_efficient=(\w+)', args)
@@ -154,9 +168,10 @@ def execute(argv):
 
 
 def _normal(console):
-	return '\n'.join(re.sub(r'(online capacity |wq_unbound_cpumask at boot: )\S+', r'\1N',
-				_as_built(l, '#N'))
-			 for l in console.splitlines())
+	"""@console without what the board changes: its CPUs' lines."""
+	built = (_as_built(l, '#N') for l in console.splitlines() if 'topology: cpu' not in l)
+	return '\n'.join(re.sub(r'wq_unbound_cpumask at boot: \S+', 'wq_unbound_cpumask at boot: N', l)
+			 for l in built)
 
 
 def parse(argv):
