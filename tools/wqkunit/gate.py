@@ -5,6 +5,7 @@ catching a broken case, checkpatch --strict and shellcheck, the coverage
 map; each a step with its verdict, every failed one named in the summary
 and counted in its last line."""
 
+import concurrent.futures
 import contextlib
 from dataclasses import replace
 import os
@@ -75,6 +76,20 @@ def tools_tests() -> bool:
 	return ok
 
 
+def other_arches(version: str, jobs: int, timeout: int, smp: int,
+		 recorded: bool) -> List[Tuple[str, str, runner.Outcome]]:
+	"""@version on each of OTHER_ARCHES, its default boot: (architecture,
+	build label, outcome) each."""
+	done = []
+	for name in OTHER_ARCHES:
+		arch = arches.get(name)
+		req = runner.BuildRequest(version, jobs=jobs, arch=name)
+		done.append((name, req.label, runner.run(req, runner.ExecRequest(
+			boots.select('default', version), timeout, (smp,), board=arch.board,
+			explain=False, live=False, require_manifest=recorded))))
+	return done
+
+
 def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> List[Step]:
 	"""The debug build, with kunit/broken/'s case in it: the suite must
 	pass, and the broken case, booted alone, must fail naming its report.
@@ -86,7 +101,7 @@ def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> Lis
 	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)
 	# The broken case must fail: only the suite's boot is explained.
 	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout, (DEBUG_CPUS,),
-						  explain=False))
+						  explain=False, live=False))
 	runner.explain([done.last(suite.name)])
 	out.boots.append(done.last(suite.name))
 	out.lines += [l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l]
@@ -298,6 +313,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 			passed = tools_tests()
 		steps.append(Step("tools' tests", passed, '' if passed else 'their output is above'))
 	out = runner.Outcome()
+	debug_out = {v: runner.Outcome() for v in versions}
 	ran = {}
 	# kunit/expected/ records the boots with the board's CPUs.
 	recorded = smp == lognames.DEFAULT_CPUS
@@ -314,26 +330,28 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		with phase('static checks'):
 			steps += guarded(f'W=1, sparse, kernel-doc {version}',
 					 lambda: w1(version, done.tree))
-	for name in OTHER_ARCHES:
-		arch = arches.get(name)
-		req = runner.BuildRequest(versions[-1], jobs=jobs, arch=name)
-		done = runner.run(req, runner.ExecRequest(boots.select('default', versions[-1]),
-							  timeout, (smp,), board=arch.board,
-							  explain=False, require_manifest=recorded))
-		out.boots += done.boots
-		out.lines += done.lines
-		ran[req.label] = sorted({b.name for b in done.boots})
-		steps.append(boots_step(f'boots {versions[-1]}/{name}', done.boots))
-	# What claims --write may use: these logs, and nothing run after them.
-	try:
-		claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
-				   {'boot': boot, 'smp': smp, 'kunit_args': []})
-	except OSError as e:
-		say(f'the gate\'s logs cannot be recorded for the claims: {e}')
-		steps.append(Step('record of the logs for the claims', False, str(e)))
-	if debug:
-		for version in versions:
-			steps += guarded(f'debug {version}', lambda: debug_run(version, jobs, timeout, out))
+	# The other architectures' boots beside the debug builds' (each boot
+	# holds only its build directory): a guest waits more than it computes.
+	with concurrent.futures.ThreadPoolExecutor(2) as pool:
+		arch_runs = pool.submit(other_arches, versions[-1], jobs, timeout, smp, recorded)
+		debug_runs = pool.submit(lambda: [(v, guarded(f'debug {v}', lambda: debug_run(
+			v, jobs, timeout, debug_out[v]))) for v in versions]) if debug else None
+		for name, label, done in arch_runs.result():
+			out.boots += done.boots
+			out.lines += done.lines
+			ran[label] = sorted({b.name for b in done.boots})
+			steps.append(boots_step(f'boots {versions[-1]}/{name}', done.boots))
+		# What claims --write may use: these logs, and nothing run after them.
+		try:
+			claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
+					   {'boot': boot, 'smp': smp, 'kunit_args': []})
+		except OSError as e:
+			say(f'the gate\'s logs cannot be recorded for the claims: {e}')
+			steps.append(Step('record of the logs for the claims', False, str(e)))
+		for version, debug_steps in debug_runs.result() if debug_runs else []:
+			steps += debug_steps
+			out.boots += debug_out[version].boots
+			out.lines += debug_out[version].lines
 	with phase('checkpatch and shellcheck'):
 		steps += guarded('checkpatch and shellcheck', lambda: style(out.tree))
 	with phase('coverage map'):

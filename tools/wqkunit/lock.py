@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""One run at a time per kernel tree and build: an flock in the cache."""
+"""One run at a time per kernel tree and build: an flock in the cache,
+shared by the boots of a build directory, exclusive for its build."""
 
 import contextlib
 import fcntl
@@ -11,15 +12,17 @@ from .errors import WqKunitError
 
 
 @contextlib.contextmanager
-def held(path: str, say: Callable[[str], None], wait: float = 3600) -> Iterator[None]:
-	"""Hold an exclusive lock on @path; wait up to @wait seconds for it."""
+def held(path: str, say: Callable[[str], None], wait: float = 3600,
+	 shared: bool = False) -> Iterator[None]:
+	"""Hold a lock on @path, exclusive unless @shared; wait up to @wait
+	seconds for it."""
 	os.makedirs(os.path.dirname(path), exist_ok=True)
 	with open(path, 'a', encoding='utf-8') as f:
 		deadline = time.monotonic() + wait
 		told = False
 		while True:
 			try:
-				fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+				fcntl.flock(f, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
 				break
 			except BlockingIOError:
 				if time.monotonic() >= deadline:

@@ -147,29 +147,44 @@ def variant_name(kconfig: Sequence[str]) -> str:
 
 
 def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
-	"""Prepare @req's tree (prepared()) and build and boot it there
-	(build_and_boot())."""
+	"""Prepare @req's tree (prepared()) and build there what @ex's boots
+	need, then boot it with the tree's lock released: a boot needs only
+	its build directory, which it holds shared (build_lock()) so that no
+	build replaces it meanwhile, while another build of the same tree
+	(another architecture, the debug build) may go on beside it."""
 	prepare = PHASES['prepare']
-	with prepared(req, log) as base:
-		out = build_and_boot(base, req, ex, log, PHASES['prepare'] - prepare)
+	with contextlib.ExitStack() as booting:
+		with prepared(req, log) as base:
+			built = build_variants(base, req, ex, log)
+			for kunit, _, _, _ in built:
+				booting.enter_context(lock.held(build_lock(kunit), log, shared=True))
+		out = boot_variants(built, req, ex, log, PHASES['prepare'] - prepare)
+		out.tree = base.tree
 	if ex.explain:
 		explain(out.boots)
 	return out
 
 
-def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
-		   log: Callable[[str], None] = say, prepare: float = 0.0) -> Outcome:
+def build_lock(kunit: Kunit) -> str:
+	"""The lock of @kunit's build directory: exclusive for a build, shared
+	by its boots."""
+	digest = hashlib.sha1(os.path.abspath(kunit.build_dir).encode()).hexdigest()[:12]
+	return os.path.join(paths.cache_dir(), 'locks', f'build-{digest}.lock')
+
+
+Built = Tuple[Kunit, List[Tuple[boots.Boot, int]], float, Optional[str]]
+
+
+def build_variants(base: Kunit, req: BuildRequest, ex: ExecRequest,
+		   log: Callable[[str], None] = say) -> List[Built]:
 	"""Build @base's tree once per Kconfig variant @ex's boots need, each
-	variant in a build directory of its own; boot each of @ex.boots
-	@ex.repeat times with each CPU count of @ex.smps, @ex.parallel at a
-	time.  A variant that does not build gives a build-error verdict for
-	each of its boots."""
-	out = Outcome(tree=base.tree)
-	logs = req.logs
-	os.makedirs(logs, exist_ok=True)
+	variant in a build directory of its own: (its Kunit, its boots with
+	their CPU counts, build seconds, why it did not build or None)."""
+	os.makedirs(req.logs, exist_ok=True)
+	built = []
 	for kconfig, group in boots.by_build(ex.boots):
 		kunit = base.variant(variant_name(kconfig)) if kconfig else base
-		build, error = build_once(kunit, req, kconfig, logs, log)
+		build, error = build_once(kunit, req, kconfig, req.logs, log)
 		todo = []
 		for _ in range(ex.repeat):
 			for smp in ex.smps:
@@ -179,10 +194,20 @@ def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
 						    f'of {smp} lacks ({" ".join(b.kernel_args)})')
 					else:
 						todo.append((b, smp))
+		built.append((kunit, todo, build, error))
+	return built
+
+
+def boot_variants(built: List[Built], req: BuildRequest, ex: ExecRequest,
+		  log: Callable[[str], None] = say, prepare: float = 0.0) -> Outcome:
+	"""Boot each of @built's boots (@ex.parallel at a time per variant);
+	a variant that did not build gives a build-error verdict for each."""
+	out = Outcome(tree=built[0][0].tree if built else '')
+	for kunit, todo, build, error in built:
 		if error:
 			done: Iterable[Boot] = (_unbuilt(req, ex, b, smp, error) for b, smp in todo)
 		else:
-			done = _boot_all(kunit, req, ex, todo, logs, log)
+			done = _boot_all(kunit, req, ex, todo, req.logs, log)
 		for one in done:
 			out.boots.append(one)
 			out.lines.append(f'{one.label}: {one.judged.counts.line()}; '
@@ -190,6 +215,15 @@ def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
 					 f'boot to last result {one.seconds:.1f} s')
 			log(out.lines[-1])
 			prepare = 0.0
+	return out
+
+
+def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
+		   log: Callable[[str], None] = say, prepare: float = 0.0) -> Outcome:
+	"""build_variants() and boot_variants() under the caller's lock of the
+	tree (a mutant stays in it for its boots)."""
+	out = boot_variants(build_variants(base, req, ex, log), req, ex, log, prepare)
+	out.tree = base.tree
 	return out
 
 
@@ -219,7 +253,7 @@ def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: st
 	extra = f' with {" ".join(kconfig)}' if kconfig else ''
 	log(f'building {req.version}{extra} in {kunit.build_dir}')
 	start = time.monotonic()
-	with phase('build'):
+	with phase('build'), lock.held(build_lock(kunit), log):
 		try:
 			build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
 		except WqKunitError as e:
