@@ -5,7 +5,6 @@ series makes."""
 
 import os
 import re
-import subprocess
 from unittest import mock
 
 from tests.util import TempDirTest

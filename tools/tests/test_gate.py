@@ -9,10 +9,11 @@ import re
 import shutil
 import subprocess
 from contextlib import redirect_stdout
+from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import arches, board, boots, claims, gate, lognames, paths, results, runner
+from wqkunit import arches, board, boots, claims, gate, gatejobs, lognames, paths, results, runner
 from wqkunit import series, splats, verdict
 from wqkunit.errors import WqKunitError
 
@@ -46,12 +47,19 @@ class FakeRun:
 				out.boots.append(self.boot(req, b, smp))
 		return out
 
+	def built(self, req, ex, held, log=None):
+		"""runner.built: the tree, and what boots @ex's boots but those
+		its `skip` names."""
+		def boot(skip=()):
+			return self(req, replace(ex, boots=[b for b in ex.boots if b.name not in skip]))
+		return os.path.join(paths.cache_dir(), 'src', req.version), boot
+
 	def boot(self, req, b, smp):
 		label = f'{req.label} [{b.name}]'
 		stem = os.path.join(req.logs, lognames.stem(b.name, smp))
 		if req.debug:
-			caught = self.caught and b.name == gate.BROKEN_BOOT.name
-			failures = [f'{gate.BROKEN_NAME} ({gate.BROKEN_KIND} report)'] if caught else []
+			caught = self.caught and b.name == gatejobs.BROKEN_BOOT.name
+			failures = [f'{gatejobs.BROKEN_NAME} ({gatejobs.BROKEN_KIND} report)'] if caught else []
 			counts = results.Counts(passed=1 - len(failures), failed=len(failures),
 						failures=failures)
 		else:
@@ -63,7 +71,7 @@ class FakeRun:
 			if label in self.failing:
 				counts.failed += 1
 				counts.failures.append(f'{b.name}.case (FAIL)')
-		reports = [splats.Splat(gate.BROKEN_KIND, gate.BROKEN_NAME, ['ODEBUG: init active'])
+		reports = [splats.Splat(gatejobs.BROKEN_KIND, gatejobs.BROKEN_NAME, ['ODEBUG: init active'])
 			   for f in counts.failures if 'report)' in f]
 		judged = verdict.Verdict(counts, counts.total(), False, reports)
 		return runner.Boot(b.name, label, judged, f'{stem}.console', 1.0)
@@ -77,7 +85,7 @@ class GateTest(TempDirTest):
 			  mock.patch('wqkunit.kernels.supported', return_value=['6.1', '6.12']),
 			  mock.patch('wqkunit.boots.select', _select),
 			  mock.patch('wqkunit.packages.ensure'),
-			  mock.patch('wqkunit.runner.run', FakeRun())):
+			  mock.patch('wqkunit.runner.built', FakeRun().built)):
 			p.start()
 			self.addCleanup(p.stop)
 		# Every step but the boots passes, unless a test puts it back.
@@ -203,7 +211,7 @@ class GateTest(TempDirTest):
 				 ["  FAILED step: tools' tests (their output is above)"])
 
 	def test_broken_case_not_caught(self):
-		with mock.patch('wqkunit.runner.run', FakeRun(caught=False)):
+		with mock.patch('wqkunit.runner.built', FakeRun(caught=False).built):
 			failed, lines = self.gate()
 		self.assertEqual(failed, 2)
 		self.assertEqual(self.failed_steps(lines), [
@@ -211,7 +219,7 @@ class GateTest(TempDirTest):
 			f'{v}-debug [broken-case])' for v in ('6.1', '6.12')])
 
 	def test_failed_boot_is_named_and_counted_once(self):
-		with mock.patch('wqkunit.runner.run', FakeRun(failing=['6.12 [nohz-full]'])):
+		with mock.patch('wqkunit.runner.built', FakeRun(failing=['6.12 [nohz-full]']).built):
 			failed, lines = self.gate()
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),

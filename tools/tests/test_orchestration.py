@@ -130,13 +130,17 @@ class PassingTreeTest(FakeTreeTest):
 			self.assertIn('6.1 [default]: verdict: boot error', out)
 			self.assertIn('kunit/expected/6.1.ini has no [default]: record it with '
 				      'wq-kunit manifest --write', out)
+			for version in kernels.supported():
+				self.assertIn(f'{version} debug: the broken case failed as it must', out)
 			rc, out = self.main('manifest', '--write')
 			self.assertEqual(rc, 0, out)
 			self.assertIn('expected/6.12-um.ini: 1 boot configurations', out)
 			rc, out = self.main('check', '--boot', 'default')
 		self.assertEqual(rc, 0, out)
 		for version in kernels.supported():
-			self.assertIn(f'{version} debug: the broken case failed as it must', out)
+			# The same debug kernel caught it in the first run.
+			self.assertIn(f'{version} debug: the broken case: caught by this kernel before', out)
+			self.assertNotIn(f'{version} debug [broken-case]', out)
 			self.assertIn(f'{version}: W=1, sparse and kernel-doc: no warning', out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 		# Again, nothing changed: no build, no W=1 compilation (the debug

@@ -18,12 +18,13 @@ import time
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from . import arches, boots, checkpatch, claims, coverage, kernels, lock, lognames, packages, paths, results, runner, series
-from . import stamps, verdict
+from . import stamps
 from .errors import WqKunitError
 from .kunitpy import ccache_env
 from .procs import run_tree
 from .runner import phase, say
-from .steps import Step, boots_step, guarded  # noqa: F401 (Step for the tests)
+from .gatejobs import Job, arch_job, debug_job, guarded_job, main_job
+from .steps import Step, guarded
 
 # Defined for the static checks' compile only: its object is put back afterwards.
 REPORT_SYMBOL = 'CONFIG_WQ_PLACEMENT_REPORT'
@@ -35,22 +36,10 @@ PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck'] + pack
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
-# Each kernel's boots two at a time: a guest waits more than it computes
-# (a boot keeps 0.7 of a host core busy on average), and the suite's
-# verdicts hold on a loaded host (soak --load).
+# Boots two at a time: a guest waits more than it computes (a boot keeps
+# 0.7 of a host core busy on average), and the suite's verdicts hold on a
+# host so loaded (soak --load).
 BOOTS_AT_ONCE = 2
-# Kept out of the series: the debug build must catch it.  It is appended
-# to the debug build only, which boots it alone after the suite.
-BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
-SUITE_GLOB = 'workqueue_*'
-BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
-BROKEN_KIND = 'ODEBUG'
-BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
-			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
-# The debug boots' CPUs: the checkers watch the same code on half the
-# board (two LITTLE, two big) at less than half the cost (6.12: 29 s
-# against 67 s); every case runs with the board's 8 in the other boots.
-DEBUG_CPUS = 4
 
 
 # The tools' tests in two processes at once, one per core: the end-to-end
@@ -76,47 +65,6 @@ def tools_tests() -> bool:
 	return ok
 
 
-def other_arches(version: str, jobs: int, timeout: int, smp: int,
-		 recorded: bool) -> List[Tuple[str, str, runner.Outcome]]:
-	"""@version on each of OTHER_ARCHES, its default boot: (architecture,
-	build label, outcome) each."""
-	done = []
-	for name in OTHER_ARCHES:
-		arch = arches.get(name)
-		req = runner.BuildRequest(version, jobs=jobs, arch=name)
-		done.append((name, req.label, runner.run(req, runner.ExecRequest(
-			boots.select('default', version), timeout, (smp,), board=arch.board,
-			explain=False, live=False, require_manifest=recorded))))
-	return done
-
-
-def debug_run(version: str, jobs: int, timeout: int, out: runner.Outcome) -> List[Step]:
-	"""The debug build, with kunit/broken/'s case in it: the suite must
-	pass, and the broken case, booted alone, must fail naming its report.
-	The suite's boot goes into @out.  The steps of both."""
-	suite = boots.select('default', version)[0]
-	suite = boots.Boot(name=suite.name, description=suite.description,
-			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
-			   kernels=None)
-	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)
-	# The broken case must fail: only the suite's boot is explained.
-	done = runner.run(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout, (DEBUG_CPUS,),
-						  explain=False, live=False))
-	runner.explain([done.last(suite.name)])
-	out.boots.append(done.last(suite.name))
-	out.lines += [l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l]
-	want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
-	broken = done.last(BROKEN_BOOT.name).judged
-	caught = broken.kind == verdict.KERNEL_REPORT and want in broken.failed_cases
-	line = f'{version} debug: the broken case ' \
-		f'{"failed as it must: " if caught else "was NOT caught: "}{want}'
-	out.lines.append(line)
-	say(line)
-	return [boots_step(f'boots {version} debug', [out.boots[-1]]),
-		Step(f'debug {version}: broken case caught', caught,
-		     '' if caught else f'not among the failures of {done.last(BROKEN_BOOT.name).label}')]
-
-
 def w1(version: str, tree: str) -> Step:
 	"""The static checks a maintainer's bot runs, on the objects the
 	series builds (OBJECTS): gcc with W=1 and sparse (C=1) find no warning,
@@ -131,6 +79,7 @@ def w1(version: str, tree: str) -> Step:
 	objs = [os.path.join(build_dir, o) for o in series.OBJECTS]
 	keep = objs + [os.path.join(os.path.dirname(o), f'.{os.path.basename(o)}.cmd')
 		       for o in objs]
+	os.makedirs(req.logs, exist_ok=True)
 	log = os.path.join(req.logs, 'w1.log')
 	built, passed = os.path.join(build_dir, stamps.BUILD), os.path.join(build_dir, stamps.W1)
 	name = f'W=1, sparse, kernel-doc {version}'
@@ -313,45 +262,58 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 			passed = tools_tests()
 		steps.append(Step("tools' tests", passed, '' if passed else 'their output is above'))
 	out = runner.Outcome()
-	debug_out = {v: runner.Outcome() for v in versions}
 	ran = {}
 	# kunit/expected/ records the boots with the board's CPUs.
 	recorded = smp == lognames.DEFAULT_CPUS
-	for version in versions:
-		done = runner.run(runner.BuildRequest(version, jobs=jobs),
-				  runner.ExecRequest(boots.select(boot, version), timeout, (smp,),
-						     explain=False, parallel=BOOTS_AT_ONCE,
-						     require_manifest=recorded))
-		out.boots += done.boots
-		out.lines += done.lines
-		out.tree = done.tree
-		ran[version] = sorted({b.name for b in done.boots})
-		steps.append(boots_step(f'boots {version}', done.boots))
-		with phase('static checks'):
-			steps += guarded(f'W=1, sparse, kernel-doc {version}',
-					 lambda: w1(version, done.tree))
-	# The other architectures' boots beside the debug builds' (each boot
-	# holds only its build directory): a guest waits more than it computes.
-	with concurrent.futures.ThreadPoolExecutor(2) as pool:
-		arch_runs = pool.submit(other_arches, versions[-1], jobs, timeout, smp, recorded)
-		debug_runs = pool.submit(lambda: [(v, guarded(f'debug {v}', lambda: debug_run(
-			v, jobs, timeout, debug_out[v]))) for v in versions]) if debug else None
-		for name, label, done in arch_runs.result():
-			out.boots += done.boots
-			out.lines += done.lines
-			ran[label] = sorted({b.name for b in done.boots})
-			steps.append(boots_step(f'boots {versions[-1]}/{name}', done.boots))
-		# What claims --write may use: these logs, and nothing run after them.
-		try:
-			claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
-					   {'boot': boot, 'smp': smp, 'kunit_args': []})
-		except OSError as e:
-			say(f'the gate\'s logs cannot be recorded for the claims: {e}')
-			steps.append(Step('record of the logs for the claims', False, str(e)))
-		for version, debug_steps in debug_runs.result() if debug_runs else []:
-			steps += debug_steps
-			out.boots += debug_out[version].boots
-			out.lines += debug_out[version].lines
+	# Every build first, one after the other (a boot beside a build would
+	# run on a loaded host), then every boot, two at a time, the longest
+	# jobs first: a guest waits more than it computes.  Each boot holds
+	# only its build directory (runner.built()).
+	todo: List[Tuple[str, str, Job]] = []
+	with contextlib.ExitStack() as held:
+		for version in reversed(versions):
+			tree, boot_ = runner.built(runner.BuildRequest(version, jobs=jobs), runner.ExecRequest(
+				boots.select(boot, version), timeout, (smp,), explain=False, live=False,
+				require_manifest=recorded), held)
+			out.tree = out.tree or tree
+			todo.append(('boots', version, main_job(version, boot_)))
+			with phase('static checks'):
+				steps += guarded(f'W=1, sparse, kernel-doc {version}',
+						 lambda: w1(version, tree))
+		for version in reversed(versions) if debug else []:
+			steps += guarded(f'debug {version}', lambda: todo.append(
+				('debug', version, debug_job(version, jobs, timeout, held))) or [])
+		for name in OTHER_ARCHES:
+			label, job = arch_job(name, versions[-1], jobs, timeout, smp, recorded, held)
+			todo.append(('arch', label, job))
+		# The debug guests after the others, beside each other only: a
+		# debug kernel keeps 1.5 host cores busy, and a guest beside it
+		# may find no CPU whose tick stops, which turns the idle cases
+		# into skips that kunit/expected/ refuses.
+		done = {}
+		for group in ([t for t in todo if t[0] != 'debug'], [t for t in todo if t[0] == 'debug']):
+			with concurrent.futures.ThreadPoolExecutor(BOOTS_AT_ONCE) as pool:
+				futures = {t: pool.submit(guarded_job, *t) for t in group}
+				done.update((t[:2], f.result()) for t, f in futures.items())
+		done = [done[t[:2]] for t in todo]
+	# In the order of a run one after the other: each version, the other
+	# architectures, each version's debug build.
+	rank = {'boots': 0, 'arch': 1, 'debug': 2}
+	for (kind, what, _), (outcome, more) in sorted(
+			zip(todo, done), key=lambda r: (rank[r[0][0]], versions.index(r[0][1])
+						       if r[0][1] in versions else 0)):
+		out.boots += outcome.boots
+		out.lines += outcome.lines
+		steps += more
+		if kind in ('boots', 'arch'):
+			ran[what] = sorted({b.name for b in outcome.boots})
+	# What claims --write may use: these logs, and nothing run after them.
+	try:
+		claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
+				   {'boot': boot, 'smp': smp, 'kunit_args': []})
+	except OSError as e:
+		say(f'the gate\'s logs cannot be recorded for the claims: {e}')
+		steps.append(Step('record of the logs for the claims', False, str(e)))
 	with phase('checkpatch and shellcheck'):
 		steps += guarded('checkpatch and shellcheck', lambda: style(out.tree))
 	with phase('coverage map'):

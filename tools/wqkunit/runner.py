@@ -147,22 +147,38 @@ def variant_name(kconfig: Sequence[str]) -> str:
 
 
 def run(req: BuildRequest, ex: ExecRequest, log: Callable[[str], None] = say) -> Outcome:
+	"""Build what @ex's boots need (built()), then boot it."""
+	with contextlib.ExitStack() as held:
+		return built(req, ex, held, log)[1]()
+
+
+Booter = Callable[..., Outcome]
+
+
+def built(req: BuildRequest, ex: ExecRequest, held: contextlib.ExitStack,
+	  log: Callable[[str], None] = say) -> Tuple[str, Booter]:
 	"""Prepare @req's tree (prepared()) and build there what @ex's boots
-	need, then boot it with the tree's lock released: a boot needs only
-	its build directory, which it holds shared (build_lock()) so that no
-	build replaces it meanwhile, while another build of the same tree
-	(another architecture, the debug build) may go on beside it."""
+	need; the tree, and what boots them (leaving out the boots named in
+	its `skip`).  The tree's lock is let go once the builds are done: a
+	boot needs only its build directory, which @held holds shared
+	(build_lock()) so that no build replaces it meanwhile, while another
+	build of the same tree (another architecture, the debug build) may go
+	on beside it."""
 	prepare = PHASES['prepare']
-	with contextlib.ExitStack() as booting:
-		with prepared(req, log) as base:
-			built = build_variants(base, req, ex, log)
-			for kunit, _, _, _ in built:
-				booting.enter_context(lock.held(build_lock(kunit), log, shared=True))
-		out = boot_variants(built, req, ex, log, PHASES['prepare'] - prepare)
+	with prepared(req, log) as base:
+		variants = build_variants(base, req, ex, log)
+		for kunit, _, _, _ in variants:
+			held.enter_context(lock.held(build_lock(kunit), log, shared=True))
+	spent = PHASES['prepare'] - prepare
+
+	def boot(skip: Sequence[str] = ()) -> Outcome:
+		out = boot_variants([(k, [t for t in todo if t[0].name not in skip], b, e)
+				     for k, todo, b, e in variants], req, ex, log, spent)
 		out.tree = base.tree
-	if ex.explain:
-		explain(out.boots)
-	return out
+		if ex.explain:
+			explain(out.boots)
+		return out
+	return base.tree, boot
 
 
 def build_lock(kunit: Kunit) -> str:

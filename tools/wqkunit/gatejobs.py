@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The gate's boot jobs: each built first (runner.built()), under its
+tree's lock, then booted by a job the gate runs beside another: a
+version's boot configurations, another architecture's default one, or a
+debug build with the case it must catch."""
+
+import contextlib
+import os
+from typing import Callable, List, Tuple
+
+from . import arches, boots, paths, runner, stamps, verdict
+from .errors import WqKunitError
+from .runner import say
+from .steps import Step, boots_step
+
+# Kept out of the series: the debug build must catch it.  It is appended
+# to the debug build only, which boots it alone after the suite.
+BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
+SUITE_GLOB = 'workqueue_*'
+BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
+BROKEN_KIND = 'ODEBUG'
+BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
+			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
+# In the debug build directory: the inputs of the kernel that last caught
+# the broken case, and the tools' code that judged it.
+CAUGHT = '.wq-kunit-broken-caught'
+CAUGHT_BY = [os.path.join(paths.TOOLS_DIR, 'wqkunit', f) for f in ('verdict.py', 'splats.py')]
+# The debug boots' CPUs: the checkers watch the same code on half the
+# board (two LITTLE, two big) at less than half the cost (6.12: 29 s
+# against 67 s); every case runs with the board's 8 in the other boots.
+DEBUG_CPUS = 4
+
+
+Job = Callable[[], Tuple[runner.Outcome, List[Step]]]
+
+
+def main_job(version: str, boot: runner.Booter) -> Job:
+	def job() -> Tuple[runner.Outcome, List[Step]]:
+		done = boot()
+		return done, [boots_step(f'boots {version}', done.boots)]
+	return job
+
+
+def guarded_job(kind: str, what: str, job: Job) -> Tuple[runner.Outcome, List[Step]]:
+	"""@job's outcome and steps; a job that cannot run is a failed step."""
+	try:
+		return job()
+	except (WqKunitError, OSError) as e:
+		return runner.Outcome(), [Step(f'{kind} {what}', False, f'could not run: {e}')]
+
+
+def arch_job(name: str, version: str, jobs: int, timeout: int, smp: int, recorded: bool,
+	     held: contextlib.ExitStack) -> Tuple[str, Job]:
+	"""@version built for architecture @name: its build label, and what
+	boots its default configuration."""
+	arch = arches.get(name)
+	req = runner.BuildRequest(version, jobs=jobs, arch=name)
+	_, boot = runner.built(req, runner.ExecRequest(
+		boots.select('default', version), timeout, (smp,), board=arch.board,
+		explain=False, live=False, require_manifest=recorded), held)
+
+	def job() -> Tuple[runner.Outcome, List[Step]]:
+		done = boot()
+		return done, [boots_step(f'boots {version}/{name}', done.boots)]
+	return req.label, job
+
+
+def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack) -> Job:
+	"""The debug build, with kunit/broken/'s case in it, built; what boots
+	it: the suite must pass, and the broken case, booted alone, must fail
+	naming its report.  The broken case is not booted again for a kernel
+	built from the same inputs (stamps.BUILD) as one that caught it, with
+	the same verdict code (CAUGHT_BY): its boot would give the same
+	answer.  The job's outcome has the suite's boot only."""
+	suite = boots.select('default', version)[0]
+	suite = boots.Boot(name=suite.name, description=suite.description,
+			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
+			   kernels=None)
+	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)
+	_, boot = runner.built(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout,
+						       (DEBUG_CPUS,), explain=False, live=False), held)
+	caught_by = os.path.join(req.build_path, CAUGHT)
+	inputs = stamps.read(os.path.join(req.build_path, stamps.BUILD))
+	key = inputs and inputs + stamps.of_files(CAUGHT_BY)
+	known = bool(key) and key == stamps.read(caught_by)
+
+	def job() -> Tuple[runner.Outcome, List[Step]]:
+		done = boot(skip=[BROKEN_BOOT.name] if known else [])
+		runner.explain([done.last(suite.name)])
+		out = runner.Outcome(boots=[done.last(suite.name)], tree=done.tree,
+				     lines=[l for l in done.lines if f'[{BROKEN_BOOT.name}]' not in l])
+		steps = [boots_step(f'boots {version} debug', out.boots)]
+		want = f'{BROKEN_NAME} ({BROKEN_KIND} report)'
+		if known:
+			line = f'{version} debug: the broken case: caught by this kernel before ' \
+				f'({want}), not booted again'
+			caught = True
+		else:
+			broken = done.last(BROKEN_BOOT.name)
+			caught = broken.judged.kind == verdict.KERNEL_REPORT and \
+				want in broken.judged.failed_cases
+			if caught:
+				# Unwritten, it costs the next gate one boot.
+				with contextlib.suppress(OSError):
+					stamps.write(caught_by, key)
+			line = f'{version} debug: the broken case ' \
+				f'{"failed as it must: " if caught else "was NOT caught: "}{want}'
+			steps.append(Step(f'debug {version}: broken case caught', caught,
+					  '' if caught else f'not among the failures of {broken.label}'))
+		out.lines.append(line)
+		say(line)
+		return out, steps
+	return job
