@@ -2,6 +2,7 @@
 """run, soak, alltests and the gate end to end, on a fake tree whose kunit.py
 replays consoles recorded from real boots (data/fake-tree, data/replay)."""
 
+import contextlib
 import io
 import os
 import shutil
@@ -36,6 +37,9 @@ class FakeTreeTest(TempDirTest):
 		path = os.path.join(tree, 'kernel', 'workqueue.c')
 		with open(path, encoding='utf-8') as f:
 			text = f.read()
+		# The lines of @version's own workqueue.c that its series touches.
+		with contextlib.suppress(FileNotFoundError), open(f'{path}.head', encoding='utf-8') as f:
+			text = f.read() + text
 		with open(path, 'w', encoding='utf-8') as f:
 			f.write(cls.MARKERS + text)
 		tarball = f'{tree}.tar.xz'
