@@ -118,7 +118,7 @@ class CommandLineTest(TempDirTest):
 		err = io.StringIO()
 		with redirect_stderr(err):
 			rc = cli.main(['run', '--kernel', '9.9'])
-		self.assertEqual(rc, 1)
+		self.assertEqual(rc, 2)
 		self.assertEqual(err.getvalue().count('\n'), 1)
 
 

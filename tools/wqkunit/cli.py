@@ -3,11 +3,19 @@
 
 import argparse
 import signal
+import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, cli_more, commands, options
+from . import arches, cli_more, commands, options, paths
 from .errors import WqKunitError
+
+
+def version() -> str:
+	"""The repository's commit (git describe), or "unknown" outside a clone."""
+	proc = subprocess.run(['git', '-C', paths.REPO, 'describe', '--always', '--dirty'],
+			      capture_output=True, text=True, check=False)
+	return proc.stdout.strip() if proc.returncode == 0 else 'unknown'
 
 
 def parser() -> argparse.ArgumentParser:
@@ -17,10 +25,12 @@ def parser() -> argparse.ArgumentParser:
 			    'ARM kernel booted in QEMU with 8 CPUs.',
 		epilog='Only run takes arguments other than options: those after --, '
 		       'for kunit.py exec. Exit status: 0 if everything passed; 1 if '
-		       'something failed, or for an error that names its cause (an '
-		       'unknown kernel version or boot configuration, a missing '
-		       'package); 2 for a bad command line, refused in one line before '
-		       'anything is installed, unpacked or built; 130 if interrupted.')
+		       'something failed, or for an error that names its cause (a '
+		       'missing package, a series that does not apply); 2 for a bad '
+		       'command line (an unknown option, kernel version or boot '
+		       'configuration), refused in one line before anything is '
+		       'installed, unpacked or built; 130 if interrupted.')
+	top.add_argument('--version', action='version', version=f'wq-kunit {version()}')
 	sub = top.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
 	def command(name: str, func, summary: str, description: str) -> argparse.ArgumentParser:
@@ -157,9 +167,11 @@ def main(argv: Optional[List[str]] = None) -> int:
 	"""Run the command @argv (default: the process's arguments) names;
 	its exit status (see the epilog of --help)."""
 	signal.signal(signal.SIGTERM, _terminated)
+	argv = list(sys.argv[1:] if argv is None else argv)
 	try:
 		try:
-			args = options.parse(parser(), list(sys.argv[1:] if argv is None else argv))
+			# Alone, the command says what it can do.
+			args = options.parse(parser(), argv or ['--help'])
 		except SystemExit as e:		# --help, printed
 			return e.code if isinstance(e.code, int) else 0
 		return args.func(args)

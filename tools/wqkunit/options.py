@@ -7,7 +7,7 @@ import argparse
 import os
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import arches, gate
+from . import arches, boots, gate, kernels
 from .errors import WqKunitError
 
 # A command line that cannot be right: exit status 2, as argparse's own.
@@ -136,4 +136,22 @@ def parse(top: argparse.ArgumentParser, argv: List[str]) -> argparse.Namespace:
 	elif rest:
 		raise Usage(f'unexpected argument {rest[0]!r} after --: only run passes '
 			    f'arguments to kunit.py', prog)
+	named(args, prog)
 	return args
+
+
+def named(args: argparse.Namespace, prog: str) -> None:
+	"""The kernel version and boot configuration @args name must exist (the
+	configuration for that version, if it names one): a bad name is a bad
+	command line, refused before anything is done."""
+	kernel = getattr(args, 'kernel', None)
+	boot = getattr(args, 'boot', None)
+	try:
+		if kernel:
+			kernels.check(kernel)
+		if isinstance(boot, str):
+			known = boots.load()
+			boots.select(boot, kernel or next((v for v in kernels.supported() if any(
+				b.name == boot and b.applies_to(v) for b in known)), ''))
+	except WqKunitError as e:
+		raise Usage(str(e), prog) from None
