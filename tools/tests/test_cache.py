@@ -13,7 +13,7 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import cli, series, source
+from wqkunit import cli, runner, series, source
 from wqkunit.errors import WqKunitError
 
 
@@ -161,3 +161,25 @@ class FilesystemTest(TempDirTest):
 	def test_full_cache(self):
 		out = self.run_with(OSError(errno.ENOSPC, 'No space left on device', '/full'))
 		self.assertIn('No space left on device', out)
+
+
+class BuildLogTest(TempDirTest):
+	def test_a_build_on_a_fresh_cache_makes_its_log_directory(self):
+		"""faults, the first command on an empty cache, builds with
+		runner.build_once() into logs/VERSION/, which nothing made yet."""
+		written = []
+
+		class Built:
+			build_dir, skipped = os.path.join(self.tmp, 'build'), False
+
+			def build(self, jobs, log, kconfig):
+				with open(log, 'w', encoding='utf-8') as f:
+					f.write('built\n')
+				written.append(log)
+				return 1.0
+
+		logs = os.path.join(self.tmp, 'cache', 'logs', '6.12')
+		with mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': os.path.join(self.tmp, 'cache')}):
+			secs, error = runner.build_once(Built(), runner.BuildRequest('6.12'), (), logs,
+							lambda _m: None)
+		self.assertEqual((secs, error, written), (1.0, None, [os.path.join(logs, 'build.log')]))

@@ -265,8 +265,10 @@ def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
 
 def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: str,
 	       log: Callable[[str], None] = say) -> Tuple[float, Optional[str]]:
-	"""Build @kunit with @kconfig: (seconds, None), or (seconds, why not)."""
+	"""Build @kunit with @kconfig, its log in @logs (made if missing):
+	(seconds, None), or (seconds, why not)."""
 	extra = f' with {" ".join(kconfig)}' if kconfig else ''
+	os.makedirs(logs, exist_ok=True)
 	log(f'building {req.version}{extra} in {kunit.build_dir}')
 	start = time.monotonic()
 	with phase('build'), lock.held(build_lock(kunit), log):
