@@ -182,8 +182,8 @@ class CommandLineTest(TempDirTest):
 	"""A bad command line: one line on stderr, exit 2 (1 for what it names
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
-	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.prepared', 'wqkunit.packages.ensure',
-		 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
+	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.built', 'wqkunit.runner.prepared',
+		 'wqkunit.packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
 
 	def setUp(self):
 		super().setUp()
@@ -321,6 +321,15 @@ class CommandLineTest(TempDirTest):
 			    "boot configuration 'unbound-cpus' does not apply to 6.1 (only 6.12)")
 		self.refuse(['mutate', '--kernel', '6.1', '--only', 'nope'],
 			    'no mutant named nope for 6.1', status=1)
+
+	def test_options_that_do_not_apply_are_refused_first(self):
+		self.refuse(['run', '--homogeneous', '--arch', 'x86_64'],
+			    '--homogeneous replaces the big.LITTLE board of arm and arm64; '
+			    '--arch x86_64 has none')
+		not_a_dir = self.write('x', 'file')
+		for out in (not_a_dir, os.path.join(not_a_dir, 'sub'), '/proc/report'):
+			self.refuse(['report', '--out', out],
+				    f'--out {out}: not a directory that can be written or made')
 
 	def test_alone_it_prints_its_help_and_says_its_version(self):
 		rc, out, err = self.main([])

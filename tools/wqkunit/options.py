@@ -5,9 +5,10 @@ before any command starts."""
 
 import argparse
 import os
+import tempfile
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import arches, boots, gate, kernels
+from . import arches, board, boots, gate, kernels
 from .errors import WqKunitError
 
 # A command line that cannot be right: exit status 2, as argparse's own.
@@ -155,3 +156,24 @@ def named(args: argparse.Namespace, prog: str) -> None:
 				b.name == boot and b.applies_to(v) for b in known)), ''))
 	except WqKunitError as e:
 		raise Usage(str(e), prog) from None
+	arch = getattr(args, 'arch', None)
+	if getattr(args, 'homogeneous', False) and arch and \
+	   arches.get(arch).board != board.BIG_LITTLE:
+		raise Usage(f'--homogeneous replaces the big.LITTLE board of arm and arm64; '
+			    f'--arch {arch} has none', prog)
+	out = getattr(args, 'out', None)
+	if out and not _can_write_in(out):
+		raise Usage(f'--out {out}: not a directory that can be written or made', prog)
+
+
+def _can_write_in(directory: str) -> bool:
+	"""@directory exists and takes a new file, or its parent does, so that
+	it can be made: tried with a temporary directory, removed at once."""
+	where = directory if os.path.isdir(directory) else os.path.dirname(os.path.abspath(directory))
+	if os.path.exists(directory) and not os.path.isdir(directory):
+		return False
+	try:
+		tempfile.TemporaryDirectory(dir=where, prefix='.wq-kunit-').cleanup()
+	except OSError:
+		return False
+	return True
