@@ -57,6 +57,40 @@ class CacheTreeTest(TempDirTest):
 		self.assertEqual(self.git('rev-parse', 'HEAD'), head)
 		self.assertEqual(said, [])
 
+	def test_an_upgraded_package_is_unpacked_again(self):
+		"""The tree records the linux-source it came from; when the package
+		changes (a security update), the next run says so, unpacks the new
+		one and applies the series to it."""
+		with mock.patch('wqkunit.source.installed', return_value='6.1.100-1'):
+			source.cache_tree('6.1', quiet)
+		old = os.path.join(self.tree, '.git', 'the-old-unpack')
+		open(old, 'w').close()
+		said = []
+		with mock.patch('wqkunit.source.installed', return_value='6.1.200-1'):
+			source.cache_tree('6.1', said.append)
+			self.assertIn('linux-source-6.1 changed since the cache was unpacked (6.1.100-1, '
+				      'now 6.1.200-1): unpacking it again', said[0])
+			self.assertTrue(series.present(self.tree))
+			with open(os.path.join(self.tree, '.git', source.SOURCE), encoding='utf-8') as f:
+				self.assertEqual(f.read(), '6.1.200-1')
+			self.assertFalse(os.path.exists(old))
+			said.clear()
+			source.cache_tree('6.1', said.append)
+			self.assertEqual(said, [])
+
+	def test_a_tree_cached_before_the_record_is_taken_for_its_version(self):
+		"""A tree unpacked before the tools recorded the package: the
+		installed package if the Makefile has its upstream version, else
+		unpacked again."""
+		source.cache_tree('6.1', quiet)
+		os.remove(os.path.join(self.tree, '.git', source.SOURCE))
+		level = source.tree_version(self.tree, sublevel=True)
+		for package, again in ((f'{level}-3', False), ('6.1.999-1', True)):
+			said = []
+			with mock.patch('wqkunit.source.installed', return_value=package):
+				source.cache_tree('6.1', said.append)
+			self.assertEqual(any('unpacking it again' in l for l in said), again, said)
+
 	def test_interrupted_unpack_is_thrown_away(self):
 		# An unpack killed half-way leaves a .tmp directory, and maybe a
 		# destination without the base tag.

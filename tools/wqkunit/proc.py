@@ -34,3 +34,12 @@ def ok(cmd: List[str], cwd: Optional[str] = None) -> bool:
 				      stderr=subprocess.DEVNULL, check=False).returncode == 0
 	except FileNotFoundError:
 		return False
+
+
+def output(cmd: List[str], cwd: Optional[str] = None) -> str:
+	"""@cmd's stdout, stripped, if it exits 0; else ''."""
+	try:
+		done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+	except FileNotFoundError:
+		return ''
+	return done.stdout.strip() if done.returncode == 0 else ''

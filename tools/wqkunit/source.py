@@ -27,17 +27,18 @@ def check_tree(tree: str) -> str:
 	return tree
 
 
-def tree_version(tree: str) -> str:
-	"""X.Y from the top-level Makefile."""
+def tree_version(tree: str, sublevel: bool = False) -> str:
+	"""X.Y (X.Y.Z with @sublevel) from the top-level Makefile."""
+	keys = ('VERSION', 'PATCHLEVEL') + (('SUBLEVEL',) if sublevel else ())
 	fields = {}
 	with open(os.path.join(tree, 'Makefile'), encoding='utf-8') as f:
 		for line in f:
 			key, _, value = line.partition('=')
-			if key.strip() in ('VERSION', 'PATCHLEVEL'):
+			if key.strip() in keys:
 				fields[key.strip()] = value.strip()
-			if len(fields) == 2:
+			if len(fields) == len(keys):
 				break
-	return f'{fields.get("VERSION", "?")}.{fields.get("PATCHLEVEL", "?")}'
+	return '.'.join(fields.get(k, '?') for k in keys)
 
 
 def _apply(directory: str, patch: str, what: str) -> None:
@@ -97,8 +98,42 @@ def _unpack(version: str, dest: str, say: Callable[[str], None]) -> None:
 	proc.run(git + ['commit', '-q', '-m', f'linux-source-{version}'], cwd=tmp,
 		 what='git commit')
 	proc.run(['git', 'tag', BASE_TAG], cwd=tmp, what='git tag')
+	with open(os.path.join(tmp, '.git', SOURCE), 'w', encoding='utf-8') as f:
+		f.write(installed(version))
 	shutil.rmtree(dest, ignore_errors=True)
 	os.rename(tmp, dest)
+
+
+# In the cached tree's .git: which linux-source it was unpacked from.
+SOURCE = 'wq-kunit-source'
+
+
+def installed(version: str) -> str:
+	"""Which linux-source-@version is installed: its Debian version, or,
+	for a tarball dpkg does not know, the tarball's size and time."""
+	done = proc.output(['dpkg-query', '-W', '-f=${Version}', kernels.package(version)])
+	if done:
+		return done
+	try:
+		st = os.stat(kernels.tarball(version))
+	except OSError:
+		return 'none'
+	return f'tarball of {st.st_size} bytes from {int(st.st_mtime)}'
+
+
+def _unpacked_from(tree: str, version: str) -> str:
+	"""The linux-source @tree came from.  A tree cached before the tools
+	recorded it is taken to come from the installed package if its
+	Makefile has that package's upstream version."""
+	recorded = _read_stamp(os.path.join(tree, '.git', SOURCE))
+	if recorded:
+		return recorded
+	now = installed(version)
+	if now.split('-')[0] == tree_version(tree, sublevel=True):
+		with open(os.path.join(tree, '.git', SOURCE), 'w', encoding='utf-8') as f:
+			f.write(now)
+		return now
+	return 'an unrecorded one'
 
 
 def cache_tree(version: str, say: Callable[[str], None]) -> str:
@@ -115,6 +150,11 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	marker = os.path.join(tree, '.git', 'wq-kunit-series')
 	if not proc.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
 			'-q', '--verify', f'refs/tags/{BASE_TAG}']):
+		_unpack(version, tree, say)
+	elif _unpacked_from(tree, version) != installed(version):
+		say(f'{kernels.package(version)} changed since the cache was unpacked '
+		    f'({_unpacked_from(tree, version)}, now {installed(version)}): '
+		    f'unpacking it again, and every build of it will be redone')
 		_unpack(version, tree, say)
 	if _read_stamp(marker) == want:
 		_undo_leftovers(tree, say)
