@@ -326,6 +326,9 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['run', '--homogeneous', '--arch', 'x86_64'],
 			    '--homogeneous replaces the big.LITTLE board of arm and arm64; '
 			    '--arch x86_64 has none')
+		self.refuse(['faults', '--kernel', '6.12', '--case', 'nosuch'],
+			    '--case nosuch: no such case in the series (a case name, without suite '
+			    'or parameter)')
 		not_a_dir = self.write('x', 'file')
 		for out in (not_a_dir, os.path.join(not_a_dir, 'sub'), '/proc/report'):
 			self.refuse(['report', '--out', out],

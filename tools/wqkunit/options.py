@@ -8,7 +8,7 @@ import os
 import tempfile
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import arches, board, boots, gate, kernels
+from . import arches, board, boots, gate, kernels, series
 from .errors import WqKunitError
 
 # A command line that cannot be right: exit status 2, as argparse's own.
@@ -161,6 +161,10 @@ def named(args: argparse.Namespace, prog: str) -> None:
 	   arches.get(arch).board != board.BIG_LITTLE:
 		raise Usage(f'--homogeneous replaces the big.LITTLE board of arm and arm64; '
 			    f'--arch {arch} has none', prog)
+	unknown = [c for c in getattr(args, 'case', None) or [] if c not in series.cases(series.every())]
+	if unknown:
+		raise Usage(f'--case {unknown[0]}: no such case in the series (a case name, '
+			    f'without suite or parameter)', prog)
 	out = getattr(args, 'out', None)
 	if out and not _can_write_in(out):
 		raise Usage(f'--out {out}: not a directory that can be written or made', prog)

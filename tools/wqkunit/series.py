@@ -2,6 +2,7 @@
 """The patch series: its files in order, and a digest of their contents."""
 
 import os
+import re
 from typing import List, Optional
 
 from . import paths, stamps
@@ -109,3 +110,16 @@ def created(files: List[str]) -> List[str]:
 					if path not in made:
 						made.append(path)
 	return made
+
+
+def cases(files: List[str]) -> List[str]:
+	"""The KUnit cases the patches @files add (KUNIT_CASE*(name, ...)), by
+	name, without suite or parameter."""
+	found = []
+	for name in files:
+		with open(name, encoding='utf-8', errors='replace') as f:
+			for line in f:
+				m = re.match(r'\+\s*KUNIT_CASE\w*\((\w+)', line)
+				if m and m.group(1) not in found:
+					found.append(m.group(1))
+	return found
