@@ -161,7 +161,8 @@ def named(args: argparse.Namespace, prog: str) -> None:
 	   arches.get(arch).board != board.BIG_LITTLE:
 		raise Usage(f'--homogeneous replaces the big.LITTLE board of arm and arm64; '
 			    f'--arch {arch} has none', prog)
-	unknown = [c for c in getattr(args, 'case', None) or [] if c not in series.cases(series.every())]
+	asked = getattr(args, 'case', None) or []
+	unknown = sorted(set(asked) - set(series.cases(series.every()))) if asked else []
 	if unknown:
 		raise Usage(f'--case {unknown[0]}: no such case in the series (a case name, '
 			    f'without suite or parameter)', prog)
