@@ -23,7 +23,7 @@ from .errors import WqKunitError
 from .kunitpy import ccache_env
 from .procs import run_tree
 from .runner import phase, say
-from .gatejobs import Job, arch_job, debug_job, guarded_job, main_job
+from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .steps import Step, guarded
 
 # Defined for the static checks' compile only: its object is put back afterwards.
@@ -276,7 +276,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 				boots.select(boot, version), timeout, (smp,), explain=False, live=False,
 				require_manifest=recorded), held)
 			out.tree = out.tree or tree
-			todo.append(('boots', version, main_job(version, boot_)))
+			todo.append(('boots', version, boots_job(f'boots {version}', boot_)))
 			with phase('static checks'):
 				steps += guarded(f'W=1, sparse, kernel-doc {version}',
 						 lambda: w1(version, tree))

@@ -34,10 +34,11 @@ DEBUG_CPUS = 4
 Job = Callable[[], Tuple[runner.Outcome, List[Step]]]
 
 
-def main_job(version: str, boot: runner.Booter) -> Job:
+def boots_job(name: str, boot: runner.Booter) -> Job:
+	"""What runs @boot: its outcome, and the step @name of its boots."""
 	def job() -> Tuple[runner.Outcome, List[Step]]:
 		done = boot()
-		return done, [boots_step(f'boots {version}', done.boots)]
+		return done, [boots_step(name, done.boots)]
 	return job
 
 
@@ -58,11 +59,7 @@ def arch_job(name: str, version: str, jobs: int, timeout: int, smp: int, recorde
 	_, boot = runner.built(req, runner.ExecRequest(
 		boots.select('default', version), timeout, (smp,), board=arch.board,
 		explain=False, live=False, require_manifest=recorded), held)
-
-	def job() -> Tuple[runner.Outcome, List[Step]]:
-		done = boot()
-		return done, [boots_step(f'boots {version}/{name}', done.boots)]
-	return req.label, job
+	return req.label, boots_job(f'boots {version}/{name}', boot)
 
 
 def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack) -> Job:
