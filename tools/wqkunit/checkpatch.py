@@ -11,6 +11,7 @@ patches/upstream-commits; every other git command goes to git itself.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,20 +22,19 @@ from .errors import WqKunitError
 
 COMMITS = os.path.join(paths.PATCHES, 'upstream-commits')
 
-# checkpatch's lookup: git log --no-color --format='%H %s' -1 <id>.
+# checkpatch's lookup: git log --no-color --format='%H %s' -1 <id>,
+# answered from KNOWN, the upstream commits (commits()).
 _SHIM = '''#!{python}
 import os, sys
+KNOWN = {known!r}
 args = sys.argv[1:]
 if args[:4] == ['log', '--no-color', '--format=%H %s', '-1'] and len(args) == 5:
 	want = args[4].lower()
-	with open({commits!r}, encoding='utf-8') as f:
-		for line in f:
-			if line.strip() and not line.startswith('#'):
-				cid, subject = line.rstrip('\\n').split(' ', 1)
-				if cid.startswith(want) or want.startswith(cid):
-					# %H: checkpatch reads the subject from column 41.
-					print(cid.ljust(40), subject)
-					sys.exit(0)
+	for cid, subject in KNOWN.items():
+		if cid.startswith(want) or want.startswith(cid):
+			# %H: checkpatch reads the subject from column 41.
+			print(cid.ljust(40), subject)
+			sys.exit(0)
 	print(f'fatal: bad object {{want}}')
 	sys.exit(128)
 os.execv({git!r}, [{git!r}] + args)
@@ -70,13 +70,12 @@ def key(head: str, patch: str) -> str:
 def run(tree: str, patches: List[str]) -> Iterator[Tuple[str, str]]:
 	"""checkpatch --strict -q on each of @patches in @tree: (patch, what it
 	said) for each, '' if clean."""
-	commits()
-	real = subprocess.run(['sh', '-c', 'command -v git'], capture_output=True, text=True,
-			      check=False).stdout.strip() or '/usr/bin/git'
+	known = commits()
+	real = shutil.which('git') or '/usr/bin/git'
 	with tempfile.TemporaryDirectory(prefix='wq-kunit-git-') as shim_dir:
 		shim = os.path.join(shim_dir, 'git')
 		with open(shim, 'w', encoding='utf-8') as f:
-			f.write(_SHIM.format(python=sys.executable, commits=COMMITS, git=real))
+			f.write(_SHIM.format(python=sys.executable, known=known, git=real))
 		os.chmod(shim, 0o755)
 		# Debian's python3 has the modules checkpatch's SPDX check imports.
 		env = dict(os.environ, PATH=f'{shim_dir}:/usr/bin:/bin:' + os.environ.get('PATH', ''))
