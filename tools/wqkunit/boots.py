@@ -30,8 +30,9 @@ class Boot:
 	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
 	unbound_cpumask: str = ALL	# what wq_unbound_cpumask must be at boot
 
-	def applies_to(self, version: str) -> bool:
-		return self.kernels is None or version in self.kernels
+	def applies_to(self, version: Optional[str]) -> bool:
+		"""True for @version, or for any version if None."""
+		return version is None or self.kernels is None or version in self.kernels
 
 	def args_for(self, cpus: int) -> Optional[List[str]]:
 		"""The kernel arguments for a board of @cpus CPUs, "{big}" made
@@ -150,8 +151,9 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 	return boots
 
 
-def select(name: str, version: str, path: str = paths.BOOTS) -> List[Boot]:
-	"""The configurations @name stands for ('all': every one) on @version."""
+def select(name: str, version: Optional[str], path: str = paths.BOOTS) -> List[Boot]:
+	"""The configurations @name stands for ('all': every one) on @version
+	(None: on some version)."""
 	boots = load(path)
 	if name == 'all':
 		return [b for b in boots if b.applies_to(version)]

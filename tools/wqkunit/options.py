@@ -142,18 +142,17 @@ def parse(top: argparse.ArgumentParser, argv: List[str]) -> argparse.Namespace:
 
 
 def named(args: argparse.Namespace, prog: str) -> None:
-	"""The kernel version and boot configuration @args name must exist (the
-	configuration for that version, if it names one): a bad name is a bad
-	command line, refused before anything is done."""
+	"""What @args name must exist and apply, or the command line is bad,
+	refused before anything is done: the kernel version, the boot
+	configuration (for that version, if one is named), the cases of
+	--case, --homogeneous's board, --out's directory."""
 	kernel = getattr(args, 'kernel', None)
 	boot = getattr(args, 'boot', None)
 	try:
 		if kernel:
 			kernels.check(kernel)
 		if isinstance(boot, str):
-			known = boots.load()
-			boots.select(boot, kernel or next((v for v in kernels.supported() if any(
-				b.name == boot and b.applies_to(v) for b in known)), ''))
+			boots.select(boot, kernel)
 	except WqKunitError as e:
 		raise Usage(str(e), prog) from None
 	arch = getattr(args, 'arch', None)
