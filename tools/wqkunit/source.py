@@ -151,11 +151,13 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	if not proc.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
 			'-q', '--verify', f'refs/tags/{BASE_TAG}']):
 		_unpack(version, tree, say)
-	elif _unpacked_from(tree, version) != installed(version):
-		say(f'{kernels.package(version)} changed since the cache was unpacked '
-		    f'({_unpacked_from(tree, version)}, now {installed(version)}): '
-		    f'unpacking it again, and every build of it will be redone')
-		_unpack(version, tree, say)
+	else:
+		was, now = _unpacked_from(tree, version), installed(version)
+		if was != now:
+			say(f'{kernels.package(version)} changed since the cache was unpacked '
+			    f'({was}, now {now}): unpacking it again, and every build of it '
+			    f'will be redone')
+			_unpack(version, tree, say)
 	if _read_stamp(marker) == want:
 		_undo_leftovers(tree, say)
 		return tree
