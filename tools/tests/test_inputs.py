@@ -5,6 +5,7 @@ bad input is refused."""
 import email
 import io
 import os
+import re
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
@@ -353,3 +354,11 @@ class CommandLineTest(TempDirTest):
 		self.assertIn('--smp N', out)
 		rc, out, _ = self.main(['--help'])
 		self.assertIn('2 for a bad command line', ' '.join(out.split()))
+
+	def test_help_names_every_boot_configuration(self):
+		for command in ('run', 'check', 'soak', 'mutate'):
+			out = ' '.join(self.main([command, '--help'])[1].split())
+			for boot in boots.load():
+				with self.subTest(command=command, boot=boot.name):
+					only = f' ({", ".join(boot.kernels)} only)' if boot.kernels else ''
+					self.assertRegex(out, rf'[:,] {re.escape(boot.name + only)}[,;]')

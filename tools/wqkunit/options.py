@@ -6,6 +6,7 @@ before any command starts."""
 import argparse
 import os
 import tempfile
+import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
 from . import arches, board, boots, gate, kernels, series
@@ -27,9 +28,22 @@ class Usage(WqKunitError):
 		return f'wq-kunit: error: {self} (see {self.prog} --help)'
 
 
+class _Formatter(argparse.HelpFormatter):
+	"""Help wrapped between words only, not inside a hyphenated name
+	such as a boot configuration's."""
+
+	def _split_lines(self, text: str, width: int) -> List[str]:
+		return textwrap.wrap(' '.join(text.split()), width, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
 	"""An ArgumentParser, and the class of its subcommands' parsers, whose
-	errors raise Usage instead of printing the usage and exiting."""
+	errors raise Usage instead of printing the usage and exiting, and
+	whose help wraps between words only."""
+
+	def __init__(self, *args, **kwargs) -> None:
+		kwargs.setdefault('formatter_class', _Formatter)
+		super().__init__(*args, **kwargs)
 
 	def error(self, message: str) -> NoReturn:
 		raise Usage(message, self.prog)
@@ -101,9 +115,17 @@ def timeout(p: argparse.ArgumentParser, seconds: int) -> None:
 		       help='seconds one boot may take (default: %(default)s)')
 
 
+def boot_names() -> str:
+	"""The boot configurations of kunit/boots.ini for --help: each name,
+	with the versions it is limited to: "default, ..., unbound-cpus (6.12 only)"."""
+	return ', '.join(b.name + (f' ({", ".join(b.kernels)} only)' if b.kernels else '')
+			 for b in boots.load())
+
+
 def boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None:
 	p.add_argument('--boot', default=default, metavar='NAME',
-		       help=f'boot configuration from kunit/boots.ini, or "all" ({what})')
+		       help=f'boot configuration from kunit/boots.ini: {boot_names()}; '
+			    f'or "all" ({what})')
 
 
 def smp(p: argparse.ArgumentParser, most: int, why: str) -> None:
