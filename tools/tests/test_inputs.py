@@ -351,6 +351,7 @@ class CommandLineTest(TempDirTest):
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)
 		rc, out, _ = self.main(['run', '--help'])
 		self.assertIn('-- KUNIT_PY_ARGS', out)
+		self.assertIn("'workqueue_percpu.*' one suite", ' '.join(out.split()))
 		self.assertIn('--smp N', out)
 		rc, out, _ = self.main(['--help'])
 		self.assertIn('2 for a bad command line', ' '.join(out.split()))

@@ -65,7 +65,9 @@ def parser() -> argparse.ArgumentParser:
 			 help='boot QEMU\'s machine as it is, every CPU alike, instead of '
 			      'the big.LITTLE board')
 	run.add_argument('kunit_args', nargs='*', metavar='-- KUNIT_PY_ARGS',
-			 help='passed to kunit.py exec')
+			 help='passed to kunit.py exec unchanged: a glob runs some of the '
+			      'suite, \'workqueue_percpu.*\' one suite, '
+			      '\'workqueue_percpu.queue_work_on_runs_on_named_cpu\' one case')
 
 	check = command('check', commands.check,
 			'the project\'s gate: tools tests, every kernel, style',
