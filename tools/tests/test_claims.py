@@ -4,8 +4,8 @@
 import os
 import shutil
 
-from tests.util import DATA, TempDirTest
-from wqkunit import claims
+from tests.util import DATA, TempDirTest, check_generated_page
+from wqkunit import claims, cli, options, paths
 from wqkunit.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
@@ -147,17 +147,30 @@ class ClaimsTest(TempDirTest):
 			claims.table(logs_root=self.logs)
 
 	def test_write_replaces_only_between_markers(self):
-		readme = os.path.join(self.tmp, 'README.md')
-		with open(readme, 'w', encoding='utf-8') as f:
+		page = os.path.join(self.tmp, 'claims.md')
+		with open(page, 'w', encoding='utf-8') as f:
 			f.write(f'before\n{claims.BEGIN}\nold\n{claims.END}\nafter\n')
-		self.assertTrue(claims.write(readme, '| new |\n'))
-		with open(readme, encoding='utf-8') as f:
+		self.assertTrue(claims.write(page, '| new |\n'))
+		with open(page, encoding='utf-8') as f:
 			self.assertEqual(f.read(), f'before\n{claims.BEGIN}\n| new |\n{claims.END}\nafter\n')
-		self.assertFalse(claims.write(readme, '| new |\n'))
+		self.assertFalse(claims.write(page, '| new |\n'))
 
 	def test_write_needs_markers(self):
-		readme = os.path.join(self.tmp, 'README.md')
-		with open(readme, 'w', encoding='utf-8') as f:
+		page = os.path.join(self.tmp, 'claims.md')
+		with open(page, 'w', encoding='utf-8') as f:
 			f.write('no markers\n')
 		with self.assertRaisesRegex(WqKunitError, 'has no markers <!-- claims:begin'):
-			claims.write(readme, 'x')
+			claims.write(page, 'x')
+
+	def test_the_table_has_a_page_of_its_own(self):
+		self.assertEqual(os.path.relpath(claims.PAGE, paths.REPO), 'docs/claims.md')
+		check_generated_page(self, claims.PAGE, claims.BEGIN, claims.END,
+				     'tools/wq-kunit claims --write')
+		with open(os.path.join(paths.REPO, 'README.md'), encoding='utf-8') as f:
+			self.assertFalse('<!-- claims:begin' in f.read(), 'README.md has the claims table')
+
+	def test_write_goes_to_the_page_unless_given_a_file(self):
+		def write(*argv):
+			return options.parse(cli.parser(), ['claims'] + list(argv)).write
+		self.assertEqual((write(), write('--write'), write('--write', 'x.md')),
+				 (None, claims.PAGE, 'x.md'))

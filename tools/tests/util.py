@@ -23,6 +23,20 @@ class TempDirTest(unittest.TestCase):
 		return path
 
 
+def check_generated_page(test: unittest.TestCase, page: str, begin: str, end: str,
+			 command: str) -> None:
+	"""@page holds the markers @begin ... @end, in that order, and says
+	at its top that @command writes what is between them."""
+	with open(page, encoding='utf-8') as f:
+		text = f.read()
+	test.assertIn(begin, text, page)
+	test.assertIn(end, text, page)
+	test.assertLess(text.index(begin), text.index(end), page)
+	top = ' '.join(text.split('\n\n', 2)[1].split())
+	test.assertIn('Generated', top, page)
+	test.assertIn(f'`{command}`', top, page)
+
+
 def fake_kernel_tree(dest: str) -> str:
 	"""A tree with just enough of a kernel for the series' context lines."""
 	shutil.copytree(os.path.join(DATA, 'fake-tree'), dest)

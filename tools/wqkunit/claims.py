@@ -16,7 +16,9 @@ from .errors import WqKunitError
 
 CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
 GATE = 'gate.json'
-BEGIN = '<!-- claims:begin (tools/wq-kunit claims --write README.md) -->'
+# The page whose table claims --write replaces, between these markers.
+PAGE = os.path.join(paths.DOCS, 'claims.md')
+BEGIN = '<!-- claims:begin (tools/wq-kunit claims --write) -->'
 END = '<!-- claims:end -->'
 
 
@@ -274,15 +276,15 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	return '\n'.join(rows) + '\n'
 
 
-def write(readme: str, text: str, begin: str = BEGIN, end_mark: str = END) -> bool:
-	"""Put @text between the markers in @readme; True if it changed."""
-	with open(readme, encoding='utf-8') as f:
+def write(page: str, text: str, begin: str = BEGIN, end_mark: str = END) -> bool:
+	"""Put @text between the markers in @page; True if it changed."""
+	with open(page, encoding='utf-8') as f:
 		old = f.read()
 	start, end = old.find(begin), old.find(end_mark)
 	if start < 0 or end < start:
-		raise WqKunitError(f'{readme} has no markers {begin} ... {end_mark}')
+		raise WqKunitError(f'{page} has no markers {begin} ... {end_mark}')
 	new = old[:start + len(begin)] + '\n' + text + old[end:]
 	if new != old:
-		with open(readme, 'w', encoding='utf-8') as f:
+		with open(page, 'w', encoding='utf-8') as f:
 			f.write(new)
 	return new != old

@@ -2,12 +2,13 @@
 """wq-kunit's command line: parse the arguments, dispatch to commands."""
 
 import argparse
+import os
 import signal
 import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, cli_more, commands, options, paths
+from . import arches, claims, cli_more, commands, options, paths
 from .errors import WqKunitError
 
 
@@ -152,9 +153,10 @@ def parser() -> argparse.ArgumentParser:
 			'print the claims table from the last gate run',
 			'Settle each claim of kunit/claims.ini per kernel from the JSON and '
 			'consoles that the last gate (wq-kunit check) recorded, and print '
-			'the Markdown table.')
-	table.add_argument('--write', metavar='FILE',
-			   help='replace the table between the claims markers in FILE')
+			'the Markdown table, or with --write put it into its page.')
+	table.add_argument('--write', metavar='FILE', nargs='?', const=claims.PAGE,
+			   help='replace the table between the claims markers in FILE '
+				f'(default: {os.path.relpath(claims.PAGE, paths.REPO)})')
 	cli_more.add(command)
 	return top
 

@@ -160,12 +160,12 @@ def measure(args: argparse.Namespace) -> int:
 	return 0
 
 
-def _table(text: str, readme: Optional[str], what: str,
+def _table(text: str, page: Optional[str], what: str,
 	   write: Callable[[str, str], bool]) -> int:
-	"""Print @text, or put it between its markers in @readme."""
-	if readme:
-		changed = write(readme, text)
-		say(f'{readme}: {what} table {"updated" if changed else "unchanged"}')
+	"""Print @text, or put it between its markers in @page."""
+	if page:
+		changed = write(page, text)
+		say(f'{page}: {what} table {"updated" if changed else "unchanged"}')
 	else:
 		sys.stdout.write(text)
 	return 0

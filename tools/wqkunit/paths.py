@@ -12,6 +12,8 @@ QEMU_CONFIG = os.path.join(KUNIT_DIR, 'qemu_arm_smp.py')
 BOOTS = os.path.join(KUNIT_DIR, 'boots.ini')
 DEBUG_CONFIG = os.path.join(KUNIT_DIR, 'debug.config')
 KERNELS = os.path.join(KUNIT_DIR, 'kernels')
+# The reference pages the README links, some with generated tables.
+DOCS = os.path.join(REPO, 'docs')
 
 
 def cache_dir() -> str:
