@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The coverage map against a kernel's declared workqueue interface."""
 
+import io
 import os
 import re
 import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from unittest import mock
 
-from tests.util import DATA, TempDirTest
-from wqkunit import claims, coverage, paths, series
+from tests.util import DATA, TempDirTest, check_generated_page
+from wqkunit import claims, cli, commands, coverage, options, paths, regressions, series
 from wqkunit.errors import WqKunitError
 
 HEADER = """\
@@ -146,3 +149,61 @@ class CoverageTest(TempDirTest):
 
 	def test_the_real_map_loads(self):
 		self.assertGreater(len(coverage.load()), 30)
+
+	def test_the_table_has_a_page_of_its_own(self):
+		self.assertEqual(os.path.relpath(coverage.PAGE, paths.REPO), 'docs/coverage.md')
+		check_generated_page(self, coverage.PAGE, coverage.BEGIN, coverage.END,
+				     'tools/wq-kunit coverage --write')
+		with open(os.path.join(paths.REPO, 'README.md'), encoding='utf-8') as f:
+			self.assertFalse('<!-- coverage:begin' in f.read(), 'README.md has the coverage table')
+
+	def coverage_command(self, *argv):
+		"""coverage with @argv, the map, logs and pages faked: its tables
+		are "| coverage |" and "| corpus |", its pages coverage.md and
+		corpus.md in the temporary directory, each with its markers.
+		Returns the exit status and what it printed."""
+		pages = {}
+		for name, module in (('coverage.md', coverage), ('corpus.md', regressions)):
+			pages[module] = self.write(f'# {name}\n{module.BEGIN}\nold\n{module.END}\n', name)
+		args = options.parse(cli.parser(), ['coverage'] + list(argv))
+		out = io.StringIO()
+		with mock.patch.object(coverage, 'load', return_value=[]), \
+		     mock.patch.object(coverage, 'trees', return_value={}), \
+		     mock.patch.object(coverage, 'check', return_value=[]), \
+		     mock.patch.object(coverage, 'mutation_runs', return_value={}), \
+		     mock.patch.object(claims, 'gate_runs', return_value={}), \
+		     mock.patch.object(coverage, 'table', return_value='| coverage |\n'), \
+		     mock.patch.object(regressions, 'table', return_value='| corpus |\n'), \
+		     mock.patch.object(coverage, 'PAGE', pages[coverage]), \
+		     mock.patch.object(regressions, 'PAGE', pages[regressions]), \
+		     redirect_stdout(out), redirect_stderr(io.StringIO()):
+			return commands.coverage_map(args), out.getvalue()
+
+	def table_in(self, name, module):
+		with open(os.path.join(self.tmp, name), encoding='utf-8') as f:
+			text = f.read()
+		return text[text.index(module.BEGIN) + len(module.BEGIN) + 1:text.index(module.END)]
+
+	def test_write_puts_each_table_in_its_page(self):
+		corpus, cov = (os.path.join(self.tmp, n) for n in ('corpus.md', 'coverage.md'))
+		self.assertEqual(self.coverage_command('--write'), (0, (
+			f'wq-kunit: {corpus}: regression corpus table updated\n'
+			f'wq-kunit: {cov}: coverage table updated\n')))
+		self.assertEqual(self.table_in('coverage.md', coverage), '| coverage |\n')
+		self.assertEqual(self.table_in('corpus.md', regressions), '| corpus |\n')
+
+	def test_write_file_puts_there_each_table_whose_markers_it_has(self):
+		only = self.write(f'top\n{regressions.BEGIN}\nold\n{regressions.END}\nend\n', 'one.md')
+		self.assertEqual(self.coverage_command('--write', only),
+				 (0, f'wq-kunit: {only}: regression corpus table updated\n'))
+		with open(only, encoding='utf-8') as f:
+			self.assertEqual(f.read(), f'top\n{regressions.BEGIN}\n| corpus |\n'
+					 f'{regressions.END}\nend\n')
+		self.assertEqual(self.table_in('coverage.md', coverage), 'old\n')
+		none = self.write('no markers\n', 'none.md')
+		with self.assertRaisesRegex(WqKunitError, 'none.md has neither the coverage markers'):
+			self.coverage_command('--write', none)
+
+	def test_without_write_both_tables_are_printed(self):
+		self.assertEqual(self.coverage_command(), (0, '| corpus |\n| coverage |\n'))
+		self.assertEqual(self.table_in('coverage.md', coverage), 'old\n')

@@ -3,8 +3,8 @@
 
 import os
 
-from tests.util import TempDirTest
-from wqkunit import regressions
+from tests.util import TempDirTest, check_generated_page
+from wqkunit import paths, regressions
 
 ENTRY = '''[fix]
 commit = 10a5a651e3afc9b0b381f47e8930972e4e918397
@@ -18,6 +18,13 @@ mutant = regress-fix.patch
 class RegressionsTest(TempDirTest):
 	def test_the_corpus_is_consistent(self):
 		self.assertEqual(regressions.problems(), [])
+
+	def test_the_table_has_a_page_of_its_own(self):
+		self.assertEqual(os.path.relpath(regressions.PAGE, paths.REPO), 'docs/corpus.md')
+		check_generated_page(self, regressions.PAGE, regressions.BEGIN, regressions.END,
+				     'tools/wq-kunit coverage --write')
+		with open(os.path.join(paths.REPO, 'README.md'), encoding='utf-8') as f:
+			self.assertFalse('<!-- corpus:begin' in f.read(), 'README.md has the corpus table')
 
 	def _corpus(self, ini: str, header: str = 'Commit: 10a5a651e3af ("workqueue: a fix")'):
 		mutants = os.path.join(self.tmp, 'mutants')

@@ -3,9 +3,10 @@
 builds, the coverage map, the expected results and fault injection."""
 
 import argparse
+import os
 from typing import Callable
 
-from . import arches, commands, faults, options
+from . import arches, commands, coverage, faults, options, paths, regressions
 
 
 def add(command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -28,11 +29,16 @@ def add(command: Callable[..., argparse.ArgumentParser]) -> None:
 		      'Check kunit/coverage.ini against the workqueue interface of every '
 		      'supported kernel tree (a name with no entry, or an entry naming '
 		      'what no tree has, is an error), then print the Markdown table of '
-		      'what the last gate (wq-kunit check) asserted for each entry.')
+		      'what the last gate (wq-kunit check) asserted for each entry, and '
+		      'the regression corpus\'s of what the last mutate run caught, or '
+		      'with --write put them into their pages.')
 	cov.add_argument('--check', action='store_true',
 			 help='only check the map against the trees; no gate logs needed')
-	cov.add_argument('--write', metavar='FILE',
-			 help='replace the table between the coverage markers in FILE')
+	cov.add_argument('--write', metavar='FILE', nargs='?', const=commands.PAGES,
+			 help='replace the coverage and the corpus tables between their '
+			      'markers in FILE, each that FILE has (default: each in its '
+			      'page, %s and %s)' % tuple(os.path.relpath(p, paths.REPO)
+							for p in (coverage.PAGE, regressions.PAGE)))
 
 	man = command('manifest', commands.manifest_cmd,
 		      'compare the last gate with the expected results, or record them',

@@ -187,6 +187,10 @@ def all_tests(args: argparse.Namespace) -> int:
 	return 1 if problems else 0
 
 
+# coverage --write without a file: each table into its own page.
+PAGES = object()
+
+
 def coverage_map(args: argparse.Namespace) -> int:
 	entries = coverage.load()
 	found = {v: coverage.interface(t) for v, t in coverage.trees().items()}
@@ -203,8 +207,25 @@ def coverage_map(args: argparse.Namespace) -> int:
 	logs = os.path.join(paths.cache_dir(), 'logs')
 	runs = coverage.mutation_runs(logs, list(found))
 	text = coverage.table(entries, found, claims.gate_runs(logs), runs)
-	_table(regressions.table(runs), args.write, 'regression corpus', regressions.write)
-	return _table(text, args.write, 'coverage', coverage.write)
+	tables = [(regressions.PAGE, regressions.BEGIN, 'regression corpus', regressions.write,
+		   regressions.table(runs)),
+		  (coverage.PAGE, coverage.BEGIN, 'coverage', coverage.write, text)]
+	if args.write is None:
+		for *_, table in tables:
+			sys.stdout.write(table)
+		return 0
+	if args.write is not PAGES:
+		# --write FILE: there, each table whose markers FILE has.
+		with open(args.write, encoding='utf-8') as f:
+			has = f.read()
+		tables = [(args.write, begin, what, write, table)
+			  for _, begin, what, write, table in tables if begin in has]
+		if not tables:
+			raise WqKunitError(f'{args.write} has neither the coverage markers '
+					   f'{coverage.BEGIN} nor the corpus markers {regressions.BEGIN}')
+	for page, _, what, write, table in tables:
+		_table(table, page, what, write)
+	return 0
 
 
 def placement(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The coverage map: kunit/coverage.ini against the workqueue interface each
-supported kernel tree declares, and the README table of what the last gate
-asserted for each of its entries."""
+supported kernel tree declares, and the table of what the last gate
+asserted for each of its entries, on a page of its own (docs/coverage.md)."""
 
 import os
 import re
@@ -11,7 +11,9 @@ from . import boots, claims, kernels, mutate, paths
 from .errors import WqKunitError
 
 COVERAGE = os.path.join(paths.KUNIT_DIR, 'coverage.ini')
-BEGIN = '<!-- coverage:begin (tools/wq-kunit coverage --write README.md) -->'
+# The page whose table coverage --write replaces, between these markers.
+PAGE = os.path.join(paths.DOCS, 'coverage.md')
+BEGIN = '<!-- coverage:begin (tools/wq-kunit coverage --write) -->'
 END = '<!-- coverage:end -->'
 HEADER = 'include/linux/workqueue.h'
 SOURCE = 'kernel/workqueue.c'
@@ -194,6 +196,6 @@ def trees(trees_root: Optional[str] = None) -> Dict[str, str]:
 	return out
 
 
-def write(readme: str, text: str) -> bool:
-	"""Put @text between the coverage markers in @readme; True if it changed."""
-	return claims.write(readme, text, BEGIN, END)
+def write(page: str, text: str) -> bool:
+	"""Put @text between the coverage markers in @page; True if it changed."""
+	return claims.write(page, text, BEGIN, END)

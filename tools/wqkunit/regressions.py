@@ -11,7 +11,9 @@ from . import boots, claims, kernels, mutate, paths
 
 REGRESSIONS = os.path.join(paths.KUNIT_DIR, 'regressions.ini')
 FIELDS = ('commit', 'subject', 'broke', 'kernels')
-BEGIN = '<!-- corpus:begin (tools/wq-kunit coverage --write README.md) -->'
+# The page whose table coverage --write replaces, between these markers.
+PAGE = os.path.join(paths.DOCS, 'corpus.md')
+BEGIN = '<!-- corpus:begin (tools/wq-kunit coverage --write) -->'
 END = '<!-- corpus:end -->'
 
 
@@ -106,7 +108,7 @@ def table(runs: Dict[str, Optional[dict]], path: str = REGRESSIONS) -> str:
 	return '\n'.join(rows) + '\n'
 
 
-def write(readme: str, text: str) -> bool:
-	"""Put @text between the corpus markers in @readme; True if it changed."""
-	return claims.write(readme, text, BEGIN, END)
+def write(page: str, text: str) -> bool:
+	"""Put @text between the corpus markers in @page; True if it changed."""
+	return claims.write(page, text, BEGIN, END)
 
