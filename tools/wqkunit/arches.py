@@ -28,7 +28,7 @@ class Arch:
 
 
 ARCHES: Dict[str, Arch] = {
-	# The article's big.LITTLE board, 32-bit: no clusters (see the README).
+	# The article's big.LITTLE board, 32-bit: no clusters (see docs/board.md).
 	'arm': Arch('arm', 'arm-linux-gnueabihf-', paths.QEMU_CONFIG, (paths.KUNITCONFIG,),
 		    ['gcc-arm-linux-gnueabihf', 'qemu-system-arm', 'device-tree-compiler'],
 		    board.BIG_LITTLE),
