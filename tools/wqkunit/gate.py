@@ -99,7 +99,7 @@ def w1(version: str, tree: str) -> Step:
 		for i, path in enumerate(keep):
 			if os.path.exists(path):
 				shutil.copy2(path, os.path.join(saved, str(i)))
-		created = series.created(series.patches(version=version))
+		created = series.created(series.carried(version))
 		try:
 			for obj in objs:
 				os.remove(obj)

@@ -59,12 +59,35 @@ def patches(directory: str = paths.PATCHES, version: Optional[str] = None) -> Li
 	return files
 
 
+# Patches that are not posted (the placement report): the tools' cached
+# trees carry them on top of the series, where a build enables them.
+OPTIONAL = os.path.join(paths.PATCHES, 'optional')
+
+
+def optional(version: Optional[str] = None, directory: str = OPTIONAL) -> List[str]:
+	"""The optional patches for @version, in order (none without a listing)."""
+	if not os.path.isfile(listing(version, directory)):
+		return []
+	return patches(directory, version)
+
+
+def carried(version: str) -> List[str]:
+	"""What the tools apply to their cached tree of @version: the series,
+	then the optional patches."""
+	return patches(version=version) + optional(version)
+
+
 def every(directory: str = paths.PATCHES) -> List[str]:
-	"""Each patch any kernel's series names, once, the posted series first."""
+	"""Each patch any kernel's series or optional listing names, once, the
+	posted series first."""
 	found = patches(directory)
-	for name in sorted(os.listdir(directory)):
-		if name.startswith('series-'):
-			found += [p for p in patches(directory, name[len('series-'):]) if p not in found]
+	for where in (directory, os.path.join(directory, 'optional')):
+		if not os.path.isdir(where):
+			continue
+		for name in sorted(os.listdir(where)):
+			if name == 'series' or name.startswith('series-'):
+				more = patches(where, name[len('series-'):] or None)
+				found += [p for p in more if p not in found]
 	return found
 
 

@@ -144,7 +144,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	files.  When the series changes, the tree goes back to the pristine
 	source and the new series is applied with `git am`.
 	"""
-	files = series.patches(version=version)
+	files = series.carried(version)
 	want = series.digest(files)
 	tree = os.path.join(paths.cache_dir(), 'src', f'linux-{version}')
 	marker = os.path.join(tree, '.git', 'wq-kunit-series')
@@ -166,7 +166,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 		proc.run(git + ['am', '--abort'], cwd=tree, what='git am --abort')
 	proc.run(['git', 'reset', '-q', '--hard', BASE_TAG], cwd=tree, what='git reset')
 	proc.run(['git', 'clean', '-q', '-fdx'], cwd=tree, what='git clean')
-	say(f'applying the series ({len(files)} patches) with git am')
+	say(f'applying the series and the optional patches ({len(files)}) with git am')
 	try:
 		proc.run(git + ['am', '-q'] + files, cwd=tree,
 			 what=f'the series does not apply to linux-source-{version}: git am')
