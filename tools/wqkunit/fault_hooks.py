@@ -2,7 +2,7 @@
 """The fault-injection hooks: added to the suite's files for the time of
 a faults build only, so that the series carries no test hook.
 
-The build takes workqueue_kunit.kunit_fault=CASE:POINT on the kernel
+The build takes workqueue_kunit_test.kunit_fault=CASE:POINT on the kernel
 command line and makes that case fail an assertion at POINT: "start",
 the end of wq_test_init(), before the case runs, or "state", the first
 time the case
@@ -20,7 +20,7 @@ from .errors import WqKunitError
 START, STATE = 'start', 'state'
 POINTS = (START, STATE)
 # The parameter's prefix is the name of the object that defines it.
-PARAM = 'workqueue_kunit.kunit_fault'
+PARAM = 'workqueue_kunit_test.kunit_fault'
 # What the kernel logs: a point reached, a fault injected.
 REACHED = 'wq_test_fault: reaches '
 INJECTED = 'injected fault at '
@@ -37,14 +37,17 @@ _FUNCTION = '''\
 static char wq_test_fault_at[128];
 module_param_string(kunit_fault, wq_test_fault_at, sizeof(wq_test_fault_at), 0444);
 static unsigned int wq_test_fault_reached;
+static struct wq_test_state wq_test_fault_found;
 
 void wq_test_fault(struct kunit *test, const char *point)
 {
 	unsigned int bit = strcmp(point, "start") ? 2 : 1;
 	size_t n = strlen(test->name);
 
-	if (bit == 1)
+	if (bit == 1) {
 		wq_test_fault_reached = 0;
+		wq_test_state_take(&wq_test_fault_found);
+	}
 	if (wq_test_fault_reached & bit)
 		return;
 	wq_test_fault_reached |= bit;
@@ -60,9 +63,9 @@ void wq_test_fault(struct kunit *test, const char *point)
 '''
 
 _CHECK = '''\
-	/* wq-kunit faults: what this exit left changed. */
-	cpumask_copy(&ctx->found->runner, &current->cpus_mask);
-	wq_test_state_diff(ctx->found, test->name, NULL);
+	/* wq-kunit faults: what this exit left changed since the case's start. */
+	cpumask_copy(&wq_test_fault_found.runner, &current->cpus_mask);
+	wq_test_state_diff(&wq_test_fault_found, test->name, NULL);
 '''
 
 _STATE = '\twq_test_fault(test, "state");\n'
@@ -79,11 +82,8 @@ HOOKS: Dict[str, List[Tuple[str, str]]] = {
 		('\t\twake_up_process(task);\n\t}\n', _STATE),
 		('"cannot set wq_unbound_cpumask to %*pbl",\n\t\t\t    cpumask_pr_args(mask));\n',
 		 _STATE),
-		('\twq_test_restore_ordering(ctx->found);\n', _CHECK),
-	],
-	series.ACCESS_FILE: [
-		(_INCLUDE, _DECLARATION),
-		('"%s: %s=%s", wq->name, attr->attr.name, val);\n', _STATE),
+		('\t\t       test->name, cpumask_pr_args(ctx->saved_mask));\n', _CHECK),
+		('"%s: %s=%s", wq_test_name(wq), attr->attr.name, val);\n', _STATE),
 	],
 	series.UNBOUND_FILE: [
 		(_INCLUDE, _DECLARATION),
