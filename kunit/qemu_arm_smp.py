@@ -16,6 +16,11 @@
 # The two groups are told apart by capacity only: 32-bit ARM takes clusters
 # from MPIDR, and QEMU puts all of virt's CPUs in one MPIDR cluster.
 #
+# WQ_KUNIT_INITRD names an initramfs whose /init loads the suite built as a
+# module (tools/wqkunit/modboot.py makes it): the command line then ends in
+# "--", so that the kunit_shutdown=reboot kunit.py appends goes to /init
+# instead of shutting the kernel down before the module is loaded.
+#
 # WQ_KUNIT_SMP sets the CPU count (1 to 8, default 8), WQ_KUNIT_BOARD=homogeneous
 # boots QEMU's own device tree, every CPU alike; the board's is cached in
 # $WQ_KUNIT_CACHE, else $XDG_CACHE_HOME/wq-kunit, else ~/.cache/wq-kunit.
@@ -163,6 +168,7 @@ def device_tree(cpus):
 
 
 CPUS = _smp()
+INITRD = os.environ.get('WQ_KUNIT_INITRD')
 # The homogeneous board is QEMU's machine as it is: every CPU alike.
 BOARD = [] if _homogeneous() else ['-dtb', device_tree(CPUS)]
 QEMU_ARCH = QemuArchParams(linux_arch=ARCH,
@@ -175,5 +181,6 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   qemu_arch='arm' if ARCH == 'arm' else 'aarch64',
 			   kernel_path='arch/arm/boot/zImage' if ARCH == 'arm' else
 			   'arch/arm64/boot/Image.gz',
-			   kernel_command_line='console=ttyAMA0',
-			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + BOARD)
+			   kernel_command_line='console=ttyAMA0' + (' --' if INITRD else ''),
+			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + BOARD +
+			   (['-initrd', INITRD] if INITRD else []))

@@ -29,6 +29,7 @@ class Boot:
 	kernels: Optional[List[str]]	# None: every version
 	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
 	unbound_cpumask: str = ALL	# what wq_unbound_cpumask must be at boot
+	module: str = ''		# the suite's module, loaded by the guest's /init
 
 	def applies_to(self, version: Optional[str]) -> bool:
 		"""True for @version, or for any version if None."""
@@ -147,7 +148,8 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 						   f'none of {ALL} {BIG} {LITTLE}, minus or a CPU list')
 		boots.append(Boot(name=name, description=sec.get('description', ''),
 				  kernel_args=sec.get('kernel_args', '').split(),
-				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound))
+				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
+				  module=sec.get('module', '')))
 	return boots
 
 

@@ -143,9 +143,10 @@ class Kunit:
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
 		 console: str, cpus: int = 8,
 		 on_line: Optional[Callable[[str], None]] = None,
-		 board: Optional[str] = board_mod.BIG_LITTLE) -> float:
+		 board: Optional[str] = board_mod.BIG_LITTLE, initrd: str = '') -> float:
 		"""Boot the built kernel once on @board with @cpus CPUs, the whole
-		console into @console, each line also to @on_line as QEMU prints it."""
+		console into @console, each line also to @on_line as QEMU prints it;
+		with @initrd, an initramfs for the QEMU configuration to pass."""
 		args = [f'--timeout={timeout}', '--raw_output=all']
 		args += [f'--kernel_args={a}' for a in kernel_args] + extra
 		start = time.monotonic()
@@ -155,7 +156,7 @@ class Kunit:
 		# Unbuffered, so that a line reaches us when QEMU prints it; the
 		# cache absolute, as kunit.py changes to the tree's directory.
 		env = dict(os.environ, WQ_KUNIT_SMP=str(cpus), WQ_KUNIT_BOARD=board or '',
-			   WQ_KUNIT_ARCH=self.arch.name,
+			   WQ_KUNIT_ARCH=self.arch.name, WQ_KUNIT_INITRD=initrd,
 			   PYTHONUNBUFFERED='1',
 			   WQ_KUNIT_CACHE=paths.cache_dir())
 		with open(console, 'w', encoding='utf-8') as out, \

@@ -14,7 +14,7 @@ import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod, fault_hooks, hostchecks, procs
+from . import arches, board as board_mod, fault_hooks, hostchecks, modboot, procs
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
@@ -319,11 +319,13 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	follow = ktap.Follower(label, echo=ex.live and ex.parallel <= 1)
 	with phase('boot') if timed else contextlib.nullcontext():
 		try:
+			initrd = modboot.initrd(kunit, b.module) if b.module else ''
 			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
-					  on_line=follow, board=ex.board)
+					  on_line=follow, board=ex.board, initrd=initrd)
 		except WqKunitError as e:
 			error = str(e)
-		text, complete = kunit.parse(console, json_path)
+		text, complete = kunit.parse(modboot.parseable(console) if b.module else console,
+					     json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
 	judged = verdict.boot(whole, text, complete, error, follow.failures,
