@@ -47,7 +47,7 @@ class CacheTreeTest(TempDirTest):
 		self.assertTrue(series.present(self.tree))
 		self.assertEqual(self.git('status', '--porcelain'), '')
 		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
-				 1 + len(series.patches(version='6.1')))
+				 1 + len(series.carried("6.1")))
 
 	def test_second_run_reuses_the_tree(self):
 		source.cache_tree('6.1', quiet)
@@ -158,7 +158,7 @@ class CacheTreeTest(TempDirTest):
 		source.cache_tree('6.1', quiet)
 		self.assertEqual(self.git('status', '--porcelain'), '')
 		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
-				 1 + len(series.patches(version='6.1')))
+				 1 + len(series.carried("6.1")))
 
 	def test_series_that_does_not_apply_is_named(self):
 		with open(os.path.join(self.tmp, 'Kconfig.debug'), 'w', encoding='utf-8') as f:

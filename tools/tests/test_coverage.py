@@ -134,11 +134,7 @@ class CoverageTest(TempDirTest):
 		self.assertEqual(rows['hotplug (hotplug)'][0], 'a CPU going offline')
 
 	def test_every_case_the_maps_name_is_in_the_series(self):
-		text = ''
-		for patch in series.patches():
-			with open(patch, encoding='utf-8') as f:
-				text += f.read()
-		defined = set(re.findall(r'KUNIT_CASE(?:_PARAM)?\((\w+)', text))
+		defined = set(series.cases(series.patches()))
 		maps = [coverage.COVERAGE, os.path.join(paths.KUNIT_DIR, 'claims.ini')]
 		for path in maps:
 			with open(path, encoding='utf-8') as f:

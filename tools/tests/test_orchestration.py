@@ -13,7 +13,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, manifest, paths, runner, verdict
+from wqkunit import boots, cli, gate, kernels, manifest, modboot, paths, runner, verdict
 
 
 class FakeTreeTest(TempDirTest):
@@ -58,7 +58,9 @@ class FakeTreeTest(TempDirTest):
 		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
 			  mock.patch('wqkunit.packages.ensure'),
 			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
-			  mock.patch.dict(os.environ, env)):
+			  mock.patch.dict(os.environ, env),
+			  # No cross compiler for /init: the module boot replays a console.
+			  mock.patch.object(modboot, 'initrd', lambda kunit, module: '')):
 			p.start()
 			self.addCleanup(p.stop)
 
@@ -85,11 +87,12 @@ class PassingTreeTest(FakeTreeTest):
 		argv = ('run', '--kernel', '6.1', '--boot', 'all')
 		rc, out = self.main(*argv)
 		self.assertEqual(rc, 0, out)
-		self.assertEqual(out.count('built in'), 2, out)
+		builds = len(boots.by_build(boots.select('all', '6.1')))
+		self.assertEqual(out.count('built in'), builds, out)
 		build = os.path.join(self.cache, 'build', '6.1')
 		self.assertIn(f'in {build}+wq_power_efficient_default\n', out)
 		rc, out = self.main(*argv)
-		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 0, 2), out)
+		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 0, builds), out)
 		# A file of the tree that is not in its commit is an input.
 		tree = os.path.join(self.cache, 'src', 'linux-6.1')
 		with open(os.path.join(tree, 'kernel', 'new.c'), 'w', encoding='utf-8') as f:

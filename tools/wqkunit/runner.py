@@ -324,7 +324,8 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 					  on_line=follow, board=ex.board, initrd=initrd)
 		except WqKunitError as e:
 			error = str(e)
-		text, complete = kunit.parse(modboot.parseable(console) if b.module else console,
+		module = b.module and os.path.exists(console)
+		text, complete = kunit.parse(modboot.parseable(console) if module else console,
 					     json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()
