@@ -5,6 +5,7 @@ interrupted build or boot ends with everything it started."""
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from unittest import mock
@@ -62,6 +63,14 @@ class InterruptedRunTest(TempDirTest):
 	"""kunit.py interrupted half-way must not leave make or QEMU behind,
 	still writing into a build directory that the next run will use."""
 
+	def setUp(self):
+		super().setUp()
+		# Not the seconds an init slow to reap the sleeps' zombies takes.
+		for name, secs in (('GRACE', 0.2), ('DYING', 0.1)):
+			patch = mock.patch.object(procs, name, secs)
+			patch.start()
+			self.addCleanup(patch.stop)
+
 	@staticmethod
 	def interrupt_on(word):
 		"""An on_line that interrupts, as Ctrl-C or SIGTERM does, once the
@@ -83,11 +92,19 @@ class InterruptedRunTest(TempDirTest):
 	def test_a_child_ignoring_sigterm_is_killed(self):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; echo started; wait'
-		with mock.patch.object(procs, 'GRACE', 0.5):
-			with self.assertRaises(KeyboardInterrupt):
-				procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+		with self.assertRaises(KeyboardInterrupt):
+			procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
+
+	def test_the_child_leads_a_group_of_its_own_reading_nothing(self):
+		"""Its group is what an interruption ends; a terminal's Ctrl-C
+		reaches us alone, and nothing of the group stops on reading it."""
+		lines = []
+		procs.run_tree([sys.executable, '-c', 'import os, sys; '
+				'print(os.getpgid(0) == os.getpid() != os.getpgid(os.getppid()), '
+				'repr(sys.stdin.read()))'], lines.append)
+		self.assertEqual(lines, ["True ''\n"])
 
 	def test_exit_status_is_returned(self):
 		self.assertEqual(procs.run_tree(['sh', '-c', 'exit 3']), 3)

@@ -158,8 +158,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _terminated(_signum, _frame) -> None:
-	"""SIGTERM (a CI job's timeout, say) ends a run as Ctrl-C does: the
-	files it changed are put back and kunit.py, make and QEMU end with it."""
+	"""SIGTERM (a CI job's timeout, say) or SIGHUP (its terminal gone)
+	ends a run as Ctrl-C does: the files it changed are put back and
+	kunit.py, make and QEMU, in process groups of their own which neither
+	signal reaches, end with it (procs.run_tree())."""
 	raise KeyboardInterrupt
 
 
@@ -167,6 +169,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 	"""Run the command @argv (default: the process's arguments) names;
 	its exit status (see the epilog of --help)."""
 	signal.signal(signal.SIGTERM, _terminated)
+	if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:	# nohup's
+		signal.signal(signal.SIGHUP, _terminated)
 	argv = list(sys.argv[1:] if argv is None else argv)
 	try:
 		try:

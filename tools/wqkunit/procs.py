@@ -8,18 +8,16 @@ import os
 import signal
 import subprocess
 import time
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, List, Optional, Set
 
 # Seconds an interrupted kunit.py, make or QEMU has to end on SIGTERM.
 GRACE = 10
-
+# Seconds what is left of it then has to be gone on SIGKILL: longer only
+# for a zombie, which writes nothing, left to an init slow to reap it.
+DYING = 1.0
 
 # The children run_tree() is running, in whichever thread.
 _RUNNING: Set[subprocess.Popen] = set()
-
-# A process: its pid and its start time, so that a pid used again by
-# some other process after ours ended is never signalled.
-Proc = Tuple[int, str]
 
 
 def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
@@ -28,17 +26,20 @@ def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
 	goes through us line by line, to the file @kwargs['stdout'] and to
 	@on_line, as the command writes it.
 
-	If we are interrupted meanwhile, the whole process tree @cmd started
-	ends first (kunit.py, make and its compilers, QEMU): nothing may go on
-	writing to a build directory whose lock we are about to give up.  Each
-	gets SIGTERM, so that make deletes the target it was writing; what is
-	left after GRACE seconds gets SIGKILL.  The tree stays in our process
-	group, so that a CI job killing the group still reaches all of it."""
+	@cmd starts a session, and so a process group, of its own, which
+	everything it starts stays in: kunit.py, make and its compilers,
+	QEMU.  If we are interrupted meanwhile, that group ends first:
+	nothing may go on writing to a build directory whose lock we are
+	about to give up.  It gets SIGTERM, so that make deletes the target
+	it was writing; what is left after GRACE seconds gets SIGKILL.
+	Having no terminal, the group reads /dev/null unless @kwargs give
+	it another stdin."""
 	sink = kwargs.pop('stdout', None) if on_line else None
 	if on_line:
 		kwargs.update(stdout=subprocess.PIPE, text=True, encoding='utf-8',
 			      errors='replace')
-	with subprocess.Popen(cmd, **kwargs) as child:
+	kwargs.setdefault('stdin', subprocess.DEVNULL)
+	with subprocess.Popen(cmd, start_new_session=True, **kwargs) as child:
 		_RUNNING.add(child)
 		try:
 			if on_line:
@@ -56,7 +57,7 @@ def run_tree(cmd: List[str], on_line: Optional[Callable[[str], None]] = None,
 
 
 def end_all() -> None:
-	"""End the process tree of every child run_tree() is running, in
+	"""End the process group of every child run_tree() is running, in
 	any thread: a signal reaches the main thread only, and the threads
 	waiting on their children must not outlive it."""
 	for child in list(_RUNNING):
@@ -64,59 +65,28 @@ def end_all() -> None:
 
 
 def _end_tree(child: subprocess.Popen) -> None:
-	procs = _tree(child.pid)
-	_signal(procs, signal.SIGTERM)
+	"""SIGTERM to @child's group, SIGKILL to what is left of it after
+	GRACE seconds; back once the group is gone, or DYING seconds later."""
+	_signal(child.pid, signal.SIGTERM)
 	deadline = time.monotonic() + GRACE
 	with contextlib.suppress(subprocess.TimeoutExpired):
 		child.wait(timeout=GRACE)
-	_wait_for(procs, deadline)
-	_signal(_living(procs), signal.SIGKILL)
+	_wait_for(child.pid, deadline)
+	_signal(child.pid, signal.SIGKILL)
 	child.wait()
-	_wait_for(procs, time.monotonic() + GRACE)
+	_wait_for(child.pid, time.monotonic() + DYING)
 
 
-def _wait_for(procs: List[Proc], deadline: float) -> None:
-	"""Until every one of @procs has ended, or until @deadline."""
-	while time.monotonic() < deadline and _living(procs):
+def _wait_for(group: int, deadline: float) -> None:
+	"""Until process group @group has no process left, or @deadline."""
+	while time.monotonic() < deadline and _signal(group, 0):
 		time.sleep(0.05)
 
 
-def _stat(pid: int) -> List[str]:
-	"""The fields of /proc/@pid/stat after the command name, from the
-	state on; [] if there is no such process."""
+def _signal(group: int, sig: int) -> bool:
+	"""Send @sig to process group @group; False if it has no process."""
 	try:
-		with open(f'/proc/{pid}/stat', encoding='utf-8') as f:
-			return f.read().rsplit(')', 1)[1].split()
-	except (OSError, IndexError):
-		return []
-
-
-def _tree(root: int) -> List[Proc]:
-	"""@root and every process descending from it, from /proc."""
-	started: Dict[int, str] = {}
-	children: Dict[int, List[int]] = {}
-	for entry in os.listdir('/proc'):
-		fields = _stat(int(entry)) if entry.isdigit() else []
-		if len(fields) > 19:
-			started[int(entry)] = fields[19]
-			children.setdefault(int(fields[1]), []).append(int(entry))
-	tree = [root]
-	for pid in tree:
-		tree += children.get(pid, [])
-	return [(pid, started.get(pid, '')) for pid in tree]
-
-
-def _living(procs: List[Proc]) -> List[Proc]:
-	"""Those of @procs still running: same start time, not a zombie."""
-	living = []
-	for pid, started in procs:
-		fields = _stat(pid)
-		if len(fields) > 19 and fields[19] == started and fields[0] != 'Z':
-			living.append((pid, started))
-	return living
-
-
-def _signal(procs: List[Proc], sig: int) -> None:
-	for pid, _ in procs:
-		with contextlib.suppress(ProcessLookupError):
-			os.kill(pid, sig)
+		os.killpg(group, sig)
+	except ProcessLookupError:
+		return False
+	return True
