@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import arches, paths, progress, stamps
+from . import arches, ktap, paths, progress, stamps
 from . import board as board_mod
 from .errors import WqKunitError
 from .procs import run_tree
@@ -194,17 +194,24 @@ class Kunit:
 
 	def parse(self, console: str, json_out: str) -> Tuple[Optional[str], bool]:
 		"""Parse @console with kunit.py, quietly (the results were shown
-		as the guest printed them): the JSON it wrote, and whether it
-		found the run complete and passing (False on a crash or hang too)."""
+		as the guest printed them): the JSON it wrote, and whether the
+		run got to its end (ktap.finished()): False on a hang, or a crash
+		that stopped the guest.  A case a crash cut short is in the JSON.
+
+		kunit.py parse's exit status says neither: it is 1 for a run
+		every result of which is a skip too (a report boot's), as for a
+		failed case or a crash."""
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
 		if os.path.exists(json_out):
 			os.remove(json_out)
-		proc = subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
-				      cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
-				      stdout=subprocess.DEVNULL)
+		subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
+			       cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
+			       stdout=subprocess.DEVNULL)
 		try:
 			with open(json_out, encoding='utf-8') as f:
-				return f.read(), proc.returncode == 0
+				text = f.read()
+			with open(console, encoding='utf-8', errors='replace') as f:
+				return text, ktap.finished(f.read())
 		except OSError:
 			return None, False
 
