@@ -11,7 +11,7 @@ import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, kunitpy, paths, procs, runner
+from wqkunit import arches, kunitpy, paths, procs, progress, runner
 from wqkunit.errors import WqKunitError
 from wqkunit.kunitpy import Kunit
 
@@ -143,6 +143,43 @@ class EnvironmentTest(TempDirTest):
 		for call in run.call_args_list:
 			self.assertEqual(call.kwargs['env']['WQ_KUNIT_CACHE'], os.path.abspath('rel'))
 		self.assertEqual(len(run.call_args_list), 2)
+
+
+class ProgressTest(TempDirTest):
+	"""A build shows the objects it compiled so far, of those the last
+	cold one compiled (its record), which it replaces if it built."""
+
+	def setUp(self):
+		super().setUp()
+		self.record = self.write('3\n', 'build.objects')
+		patch = mock.patch.object(progress, 'PERIOD', 0.01)
+		patch.start()
+		self.addCleanup(patch.stop)
+
+	def build(self, fail=False):
+		"""What the build of two objects said first; it fails if @fail."""
+		later = time.time() + 60
+		for name in ('a.o', 'b.o', 'b.c'):
+			os.utime(self.write('', name), (later, later))
+		said = []
+		with progress.shown('building x', self.tmp, said.append, tty=False,
+				    record=self.record):
+			while not said:
+				time.sleep(0.01)
+			if fail:
+				raise WqKunitError('the kernel did not build')
+		return said[0]
+
+	def test_the_count_of_the_last_cold_build(self):
+		self.assertRegex(self.build(), r'^building x: 2 of 3 objects compiled, \d+ s$')
+		with open(self.record, encoding='utf-8') as f:
+			self.assertEqual(f.read(), '2\n')
+
+	def test_a_build_that_failed_is_not_recorded(self):
+		with self.assertRaises(WqKunitError):
+			self.build(fail=True)
+		with open(self.record, encoding='utf-8') as f:
+			self.assertEqual(f.read(), '3\n')
 
 
 class ArchTest(TempDirTest):

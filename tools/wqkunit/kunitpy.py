@@ -22,6 +22,8 @@ from .procs import run_tree
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
+# Beside a build's log: how many objects the last cold build compiled.
+OBJECTS = 'build.objects'
 # Every object goes through ccache (Arch.gcc), whose cache is in ours: a
 # rebuild of something built before (a mutant reverted, a case added and
 # removed again) costs a lookup, not a compilation.
@@ -126,16 +128,16 @@ class Kunit:
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(stamp)
 		start = time.monotonic()
+		# What a cold build compiles, the last time one did, beside its log.
+		record = os.path.join(os.path.dirname(log), OBJECTS) if cold else None
 		with open(log, 'w', encoding='utf-8') as out, \
 		     progress.shown(f'building {os.path.basename(self.build_dir)}',
-				    self.build_dir, self.say):
-			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
-					       stdout=out, env=dict(ccache_env(cold),
-								    WQ_KUNIT_ARCH=self.arch.name),
-					       stderr=subprocess.STDOUT)
-		if returncode:
-			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
-					   f'(whole log: {log})')
+				    self.build_dir, self.say, record=record):
+			if run_tree(self._cmd('build', args), cwd=self.tree, stdout=out,
+				    env=dict(ccache_env(cold), WQ_KUNIT_ARCH=self.arch.name),
+				    stderr=subprocess.STDOUT):
+				raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
+						   f'(whole log: {log})')
 		if digest:
 			stamps.write(stamp, digest)
 		return time.monotonic() - start
