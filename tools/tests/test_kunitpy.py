@@ -11,7 +11,7 @@ import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, kunitpy, paths, procs, progress, runner
+from wqkunit import arches, kunitpy, paths, proctree, progress, runner
 from wqkunit.errors import WqKunitError
 from wqkunit.kunitpy import Kunit
 
@@ -67,7 +67,7 @@ class InterruptedRunTest(TempDirTest):
 		super().setUp()
 		# Not the seconds an init slow to reap the sleeps' zombies takes.
 		for name, secs in (('GRACE', 0.2), ('DYING', 0.1)):
-			patch = mock.patch.object(procs, name, secs)
+			patch = mock.patch.object(proctree, name, secs)
 			patch.start()
 			self.addCleanup(patch.stop)
 
@@ -85,7 +85,7 @@ class InterruptedRunTest(TempDirTest):
 		# A shell standing for kunit.py, its child for make.
 		script = f'sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with self.assertRaises(KeyboardInterrupt):
-			procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -93,7 +93,7 @@ class InterruptedRunTest(TempDirTest):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with self.assertRaises(KeyboardInterrupt):
-			procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -101,13 +101,13 @@ class InterruptedRunTest(TempDirTest):
 		"""Its group is what an interruption ends; a terminal's Ctrl-C
 		reaches us alone, and nothing of the group stops on reading it."""
 		lines = []
-		procs.run_tree([sys.executable, '-c', 'import os, sys; '
+		proctree.run_tree([sys.executable, '-c', 'import os, sys; '
 				'print(os.getpgid(0) == os.getpid() != os.getpgid(os.getppid()), '
 				'repr(sys.stdin.read()))'], lines.append)
 		self.assertEqual(lines, ["True ''\n"])
 
 	def test_exit_status_is_returned(self):
-		self.assertEqual(procs.run_tree(['sh', '-c', 'exit 3']), 3)
+		self.assertEqual(proctree.run_tree(['sh', '-c', 'exit 3']), 3)
 
 	def test_end_all_reaches_children_of_other_threads(self):
 		# Boots run in threads; a signal reaches the main thread only.
@@ -115,17 +115,17 @@ class InterruptedRunTest(TempDirTest):
 		script = f'sleep 60 & echo $! > {pidfile}; wait'
 		status = []
 		thread = threading.Thread(target=lambda: status.append(
-			procs.run_tree(['sh', '-c', script])))
+			proctree.run_tree(['sh', '-c', script])))
 		thread.start()
 		deadline = time.monotonic() + 10
-		while not (procs._RUNNING and os.path.exists(pidfile)) and \
+		while not (proctree._RUNNING and os.path.exists(pidfile)) and \
 		      time.monotonic() < deadline:
 			time.sleep(0.05)
-		procs.end_all()
+		proctree.end_all()
 		thread.join(15)
 		self.assertFalse(thread.is_alive())
 		self.assertNotEqual(status, [0])
-		self.assertEqual(procs._RUNNING, set())
+		self.assertEqual(proctree._RUNNING, set())
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 

@@ -161,7 +161,7 @@ def _terminated(_signum, _frame) -> None:
 	"""SIGTERM (a CI job's timeout, say) or SIGHUP (its terminal gone)
 	ends a run as Ctrl-C does: the files it changed are put back and
 	kunit.py, make and QEMU, in process groups of their own which neither
-	signal reaches, end with it (procs.run_tree())."""
+	signal reaches, end with it (proctree.run_tree())."""
 	raise KeyboardInterrupt
 
 

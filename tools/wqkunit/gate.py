@@ -21,7 +21,7 @@ from . import arches, boots, checkpatch, claims, coverage, kernels, lock, lognam
 from . import stamps
 from .errors import WqKunitError
 from .kunitpy import ccache_env
-from .procs import run_tree
+from .proctree import run_tree
 from .runner import phase, say
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .steps import Step, guarded

@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from . import arches, ktap, paths, progress, stamps
 from . import board as board_mod
 from .errors import WqKunitError
-from .procs import run_tree
+from .proctree import run_tree
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'

@@ -14,7 +14,7 @@ import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod, fault_hooks, hostchecks, procs
+from . import arches, board as board_mod, fault_hooks, hostchecks, proctree
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
@@ -259,7 +259,7 @@ def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
 			yield from pool.map(lambda one: boot_once(kunit, req, ex, one[0], one[1],
 								  logs, log, timed=False), todo)
 		except BaseException:
-			procs.end_all()
+			proctree.end_all()
 			raise
 
 
