@@ -18,6 +18,17 @@ def version() -> str:
 	return proc.stdout.strip() if proc.returncode == 0 else 'unknown'
 
 
+class _Version(argparse.Action):
+	"""--version, which asks git only when given: not on every command."""
+
+	def __init__(self, option_strings, dest, **kwargs) -> None:
+		super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+	def __call__(self, parser, namespace, values, option_string=None) -> None:
+		print(f'wq-kunit {version()}')
+		parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
 	top = options.Parser(
 		prog='wq-kunit',
@@ -30,7 +41,7 @@ def parser() -> argparse.ArgumentParser:
 		       'command line (an unknown option, kernel version or boot '
 		       'configuration), refused in one line before anything is '
 		       'installed, unpacked or built; 130 if interrupted.')
-	top.add_argument('--version', action='version', version=f'wq-kunit {version()}')
+	top.add_argument('--version', action=_Version, help="show the tools' commit and exit")
 	sub = top.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
 	def command(name: str, func, summary: str, description: str) -> argparse.ArgumentParser:
