@@ -13,6 +13,7 @@ from wqkunit import mutate, source
 
 class MutantsTest(FakeTreeTest):
 	"""Each verdict class, from test mutants that set the replay markers."""
+	VERSIONS = ('6.1',)
 	CASE = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
 	KINDS = {
 		'expected': (f'Caught by: {CASE}\nBoots: isolcpus', 'replay: fail'),

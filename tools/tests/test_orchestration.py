@@ -12,19 +12,27 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
-from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, manifest, paths, runner, verdict
+from tests.util import DATA, TempDirTest, copy_tree
+from wqkunit import boots, cli, gate, kernels, manifest, paths, runner, source, verdict
 
 
 class FakeTreeTest(TempDirTest):
-	"""A cache of its own; Debian's tarballs replaced by the fake tree with
-	@MARKERS on top of its kernel/workqueue.c."""
+	"""A cache of its own; Debian's tarballs of @VERSIONS replaced by the
+	fake tree with @MARKERS on top of its kernel/workqueue.c, each
+	unpacked with the series applied already (as test_cache.py's tests
+	do it): a copy of the class's."""
 	MARKERS = ''
+	VERSIONS = ('6.1', '6.12')
 
 	@classmethod
 	def setUpClass(cls):
 		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
-		cls.tarballs = {version: cls.fake_source(version) for version in ('6.1', '6.12')}
+		cls.tarballs = {version: cls.fake_source(version) for version in cls.VERSIONS}
+		cls.trees = os.path.join(cls.shared, 'cache')
+		with mock.patch('wqkunit.kernels.tarball', side_effect=cls.tarballs.get), \
+		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.trees}):
+			for version in cls.VERSIONS:
+				source.cache_tree(version, lambda _m: None)
 
 	@classmethod
 	def fake_source(cls, version: str) -> str:
@@ -61,6 +69,8 @@ class FakeTreeTest(TempDirTest):
 			  mock.patch.dict(os.environ, env)):
 			p.start()
 			self.addCleanup(p.stop)
+		os.makedirs(self.cache)
+		copy_tree(os.path.join(self.trees, 'src'), os.path.join(self.cache, 'src'))
 
 	def main(self, *argv):
 		"""cli.main(@argv): exit status, and what it printed."""
@@ -211,6 +221,7 @@ class PassingTreeTest(FakeTreeTest):
 
 class FailingTreeTest(FakeTreeTest):
 	MARKERS = '/* replay: fail if isolcpus */\n/* replay: no-results if nohz_full */\n'
+	VERSIONS = ('6.1',)
 
 	def test_failed_case_fails_the_run_and_says_why(self):
 		"""KUnit's assertion lines under the failing result as it comes,
@@ -243,6 +254,7 @@ class FailingTreeTest(FakeTreeTest):
 
 class HangingTreeTest(FakeTreeTest):
 	MARKERS = '/* replay: hang wait */\n'
+	VERSIONS = ('6.1',)
 
 	def test_last_result_shows_while_the_guest_still_runs(self):
 		"""The fake kunit.py does not end before the tools have shown its

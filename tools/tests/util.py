@@ -4,6 +4,7 @@
 import hashlib
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -23,9 +24,15 @@ class TempDirTest(unittest.TestCase):
 		return path
 
 
+def copy_tree(src: str, dest: str) -> None:
+	"""@src copied to @dest, a new directory, as it is (times, links):
+	cp -a does it in a fifth of shutil.copytree()'s time."""
+	subprocess.run(['cp', '-a', src, dest], check=True)
+
+
 def fake_kernel_tree(dest: str) -> str:
 	"""A tree with just enough of a kernel for the series' context lines."""
-	shutil.copytree(os.path.join(DATA, 'fake-tree'), dest)
+	copy_tree(os.path.join(DATA, 'fake-tree'), dest)
 	return dest
 
 
