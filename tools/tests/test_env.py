@@ -48,7 +48,7 @@ class LockTest(TempDirTest):
 		said = []
 		with lock.held(path, said.append):
 			with self.assertRaisesRegex(WqKunitError, 'another wq-kunit run holds'):
-				with lock.held(path, said.append, wait=0.2):
+				with lock.held(path, said.append, wait=0.05):
 					pass
 		self.assertTrue(any('waiting' in s for s in said))
 
@@ -61,7 +61,7 @@ class LockTest(TempDirTest):
 			with lock.held(path, order.append):
 				order.append('first in')
 				holding.set()
-				time.sleep(0.3)
+				time.sleep(0.1)
 				order.append('first out')
 
 		thread = threading.Thread(target=first)
