@@ -5,7 +5,9 @@ replays consoles recorded from real boots (data/fake-tree, data/replay)."""
 import contextlib
 import io
 import os
+import shlex
 import shutil
+import sys
 import tarfile
 import tempfile
 import unittest
@@ -29,6 +31,12 @@ class FakeTreeTest(TempDirTest):
 		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
 		cls.tarballs = {version: cls.fake_source(version) for version in cls.VERSIONS}
 		cls.trees = os.path.join(cls.shared, 'cache')
+		# The fake kunit.py needs nothing of site-packages: started without
+		# the site module, whose imports cost more than all it does.
+		cls.python = os.path.join(cls.shared, 'python')
+		with open(cls.python, 'w', encoding='utf-8') as f:
+			f.write(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -S "$@"\n')
+		os.chmod(cls.python, 0o755)
 		with mock.patch('wqkunit.kernels.tarball', side_effect=cls.tarballs.get), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.trees}):
 			for version in cls.VERSIONS:
@@ -66,6 +74,7 @@ class FakeTreeTest(TempDirTest):
 		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
 			  mock.patch('wqkunit.packages.ensure'),
 			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
+			  mock.patch.object(sys, 'executable', self.python),
 			  mock.patch.dict(os.environ, env)):
 			p.start()
 			self.addCleanup(p.stop)
