@@ -14,7 +14,7 @@ import tempfile
 from contextlib import redirect_stderr
 from unittest import mock
 
-from tests.util import DATA, TempDirTest, copy_tree
+from tests.util import DATA, TempDirTest, copy_tree, pack
 from wqkunit import cli, runner, series, source
 from wqkunit.errors import WqKunitError
 
@@ -38,7 +38,7 @@ class CacheTreeTest(TempDirTest):
 		cls.first = os.path.join(cls.shared, 'cache')
 		with mock.patch('wqkunit.kernels.tarball', return_value=cls.tarball), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.first}):
-			source.cache_tree('6.1', quiet)
+			pack(source.cache_tree('6.1', quiet))
 
 	@classmethod
 	def tearDownClass(cls):

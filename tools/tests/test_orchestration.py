@@ -14,7 +14,7 @@ import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
-from tests.util import DATA, TempDirTest, copy_tree
+from tests.util import DATA, TempDirTest, copy_tree, pack
 from wqkunit import boots, cli, gate, kernels, manifest, paths, runner, source, verdict
 
 
@@ -40,7 +40,7 @@ class FakeTreeTest(TempDirTest):
 		with mock.patch('wqkunit.kernels.tarball', side_effect=cls.tarballs.get), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.trees}):
 			for version in cls.VERSIONS:
-				source.cache_tree(version, lambda _m: None)
+				pack(source.cache_tree(version, lambda _m: None))
 
 	@classmethod
 	def fake_source(cls, version: str) -> str:

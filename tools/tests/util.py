@@ -30,6 +30,15 @@ def copy_tree(src: str, dest: str) -> None:
 	subprocess.run(['cp', '-a', src, dest], check=True)
 
 
+def pack(tree: str) -> str:
+	"""@tree, a git work tree, with its objects in one pack rather than
+	loose (as source.py stores them): a copy_tree() of the fake tree
+	cached then makes some 70 files and directories, not 170; its path."""
+	for cmd in (['repack', '-a', '-d', '-q'], ['prune-packed']):
+		subprocess.run(['git'] + cmd, cwd=tree, check=True)
+	return tree
+
+
 def fake_kernel_tree(dest: str) -> str:
 	"""A tree with just enough of a kernel for the series' context lines."""
 	copy_tree(os.path.join(DATA, 'fake-tree'), dest)
