@@ -7,7 +7,7 @@ import difflib
 import os
 from unittest import mock
 
-from tests.test_orchestration import FakeTreeTest
+from tests.faketree import FakeTreeTest
 from wqkunit import mutate, source
 
 
