@@ -5,14 +5,16 @@ full filesystems.  A fake linux-source tarball stands in for Debian's."""
 import errno
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 from contextlib import redirect_stderr
 from unittest import mock
 
-from tests.util import DATA, TempDirTest
+from tests.util import DATA, TempDirTest, copy_tree, pack
 from wqkunit import cli, runner, series, source
 from wqkunit.errors import WqKunitError
 
@@ -25,11 +27,25 @@ def quiet(_msg):
 
 
 class CacheTreeTest(TempDirTest):
+	@classmethod
+	def setUpClass(cls):
+		"""The fake tarball, and the cache a first cache_tree() of it
+		makes, which the tests that start from a cached tree copy."""
+		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
+		cls.tarball = os.path.join(cls.shared, 'linux-source-6.1.tar.xz')
+		with tarfile.open(cls.tarball, 'w:xz') as tar:
+			tar.add(os.path.join(DATA, 'fake-tree'), arcname='linux-source-6.1')
+		cls.first = os.path.join(cls.shared, 'cache')
+		with mock.patch('wqkunit.kernels.tarball', return_value=cls.tarball), \
+		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.first}):
+			pack(source.cache_tree('6.1', quiet))
+
+	@classmethod
+	def tearDownClass(cls):
+		shutil.rmtree(cls.shared, ignore_errors=True)
+
 	def setUp(self):
 		super().setUp()
-		self.tarball = os.path.join(self.tmp, 'linux-source-6.1.tar.xz')
-		with tarfile.open(self.tarball, 'w:xz') as tar:
-			tar.add(os.path.join(DATA, 'fake-tree'), arcname='linux-source-6.1')
 		self.cache = os.path.join(self.tmp, 'cache')
 		patches = [mock.patch('wqkunit.kernels.tarball', return_value=self.tarball),
 			   mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache})]
@@ -37,6 +53,12 @@ class CacheTreeTest(TempDirTest):
 			p.start()
 			self.addCleanup(p.stop)
 		self.tree = os.path.join(self.cache, 'src', 'linux-6.1')
+
+	def cached(self):
+		"""The tree a first source.cache_tree() leaves in the cache (as
+		test_unpack_imports_and_applies_the_series checks it): a copy."""
+		os.makedirs(self.cache)
+		copy_tree(os.path.join(self.first, 'src'), os.path.join(self.cache, 'src'))
 
 	def git(self, *args):
 		return subprocess.run(['git'] + list(args), cwd=self.tree, capture_output=True,
@@ -50,7 +72,7 @@ class CacheTreeTest(TempDirTest):
 				 1 + len(series.carried("6.1")))
 
 	def test_second_run_reuses_the_tree(self):
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		head = self.git('rev-parse', 'HEAD')
 		said = []
 		source.cache_tree('6.1', said.append)
@@ -61,8 +83,9 @@ class CacheTreeTest(TempDirTest):
 		"""The tree records the linux-source it came from; when the package
 		changes (a security update), the next run says so, unpacks the new
 		one and applies the series to it."""
-		with mock.patch('wqkunit.source.installed', return_value='6.1.100-1'):
-			source.cache_tree('6.1', quiet)
+		self.cached()
+		with open(os.path.join(self.tree, '.git', source.SOURCE), 'w', encoding='utf-8') as f:
+			f.write('6.1.100-1')
 		old = os.path.join(self.tree, '.git', 'the-old-unpack')
 		open(old, 'w').close()
 		said = []
@@ -82,7 +105,7 @@ class CacheTreeTest(TempDirTest):
 		"""A tree unpacked before the tools recorded the package: the
 		installed package if the Makefile has its upstream version, else
 		unpacked again."""
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		os.remove(os.path.join(self.tree, '.git', source.SOURCE))
 		level = source.tree_version(self.tree, sublevel=True)
 		for package, again in ((f'{level}-3', False), ('6.1.999-1', True)):
@@ -101,7 +124,7 @@ class CacheTreeTest(TempDirTest):
 		self.assertTrue(series.present(self.tree))
 
 	def test_interrupted_git_am_is_recovered(self):
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		os.remove(os.path.join(self.tree, '.git', 'wq-kunit-series'))
 		self.git('reset', '-q', '--hard', source.BASE_TAG)
 		subprocess.run(['git', '-c', 'user.name=x', '-c', 'user.email=x@x', 'am',
@@ -115,7 +138,7 @@ class CacheTreeTest(TempDirTest):
 	def test_run_killed_with_the_broken_case_appended_is_undone(self):
 		# SIGKILL inside source.appended(), as during the debug build:
 		# no finally runs, and the test file keeps the broken case.
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		test_file = os.path.join(self.tree, series.TEST_FILE)
 		with open(test_file, encoding='utf-8') as f:
 			original = f.read()
@@ -140,7 +163,7 @@ class CacheTreeTest(TempDirTest):
 		self.assertIn(series.TEST_FILE, said[0])
 
 	def test_mutant_left_by_a_killed_run_is_undone(self):
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		with open(os.path.join(self.tree, 'kernel', 'workqueue.c'), 'a',
 			  encoding='utf-8') as f:
 			f.write('/* a mutant */\n')
@@ -148,7 +171,7 @@ class CacheTreeTest(TempDirTest):
 		self.assertEqual(self.git('status', '--porcelain'), '')
 
 	def test_changed_series_is_reapplied_from_the_pristine_tree(self):
-		source.cache_tree('6.1', quiet)
+		self.cached()
 		with open(os.path.join(self.tree, '.git', 'wq-kunit-series'), 'w',
 			  encoding='utf-8') as f:
 			f.write('an older series\n')

@@ -14,7 +14,7 @@ from unittest import mock
 
 from tests.util import DATA, TempDirTest
 from wqkunit import arches, board, boots, claims, gate, gatejobs, lognames, paths, results, runner
-from wqkunit import series, splats, verdict
+from wqkunit import series, splats, staticchecks, verdict
 from wqkunit.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
@@ -138,8 +138,8 @@ class GateTest(TempDirTest):
 				kwargs['stdout'].write('kernel/workqueue.c:3:4: warning: context '
 						       'imbalance\n')
 			return 0
-		with mock.patch.object(gate, 'run_tree', make):
-			failed, lines = self.gate(w1=gate.w1)
+		with mock.patch.object(staticchecks, 'run_tree', make):
+			failed, lines = self.gate(w1=staticchecks.w1)
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
 				 [f'  FAILED step: W=1, sparse, kernel-doc 6.12 (3 warnings, {logs["6.12"]})'])
@@ -151,7 +151,7 @@ class GateTest(TempDirTest):
 			 '../kernel/tests/workqueue_kunit.c:12:1: warning: symbol was not declared',
 			 'kernel/tests/workqueue_kunit.c:1: warning: Function parameter not described',
 			 'make: *** [Makefile:1] error: something']
-		ours, upstream = gate.ours_and_upstream(lines, ['kernel/tests/workqueue_kunit.c'])
+		ours, upstream = staticchecks.ours_and_upstream(lines, ['kernel/tests/workqueue_kunit.c'])
 		self.assertEqual(ours, lines[2:])
 		self.assertEqual(upstream, [lines[1]])
 
@@ -175,7 +175,7 @@ class GateTest(TempDirTest):
 
 	def test_w1_of_a_build_that_failed_is_a_failed_step(self):
 		with mock.patch('wqkunit.lock.held'):
-			step = gate.w1('6.1', self.tmp)
+			step = staticchecks.w1('6.1', self.tmp)
 		self.assertEqual((step.ok, step.detail),
 				 (False, 'no kernel/workqueue.o: the build failed'))
 

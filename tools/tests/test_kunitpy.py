@@ -5,12 +5,13 @@ interrupted build or boot ends with everything it started."""
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, kunitpy, paths, procs, runner
+from wqkunit import arches, kunitpy, paths, proctree, progress, runner
 from wqkunit.errors import WqKunitError
 from wqkunit.kunitpy import Kunit
 
@@ -62,6 +63,14 @@ class InterruptedRunTest(TempDirTest):
 	"""kunit.py interrupted half-way must not leave make or QEMU behind,
 	still writing into a build directory that the next run will use."""
 
+	def setUp(self):
+		super().setUp()
+		# Not the seconds an init slow to reap the sleeps' zombies takes.
+		for name, secs in (('GRACE', 0.2), ('DYING', 0.1)):
+			patch = mock.patch.object(proctree, name, secs)
+			patch.start()
+			self.addCleanup(patch.stop)
+
 	@staticmethod
 	def interrupt_on(word):
 		"""An on_line that interrupts, as Ctrl-C or SIGTERM does, once the
@@ -76,21 +85,29 @@ class InterruptedRunTest(TempDirTest):
 		# A shell standing for kunit.py, its child for make.
 		script = f'sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with self.assertRaises(KeyboardInterrupt):
-			procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
 	def test_a_child_ignoring_sigterm_is_killed(self):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; echo started; wait'
-		with mock.patch.object(procs, 'GRACE', 0.5):
-			with self.assertRaises(KeyboardInterrupt):
-				procs.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+		with self.assertRaises(KeyboardInterrupt):
+			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
+	def test_the_child_leads_a_group_of_its_own_reading_nothing(self):
+		"""Its group is what an interruption ends; a terminal's Ctrl-C
+		reaches us alone, and nothing of the group stops on reading it."""
+		lines = []
+		proctree.run_tree([sys.executable, '-c', 'import os, sys; '
+				'print(os.getpgid(0) == os.getpid() != os.getpgid(os.getppid()), '
+				'repr(sys.stdin.read()))'], lines.append)
+		self.assertEqual(lines, ["True ''\n"])
+
 	def test_exit_status_is_returned(self):
-		self.assertEqual(procs.run_tree(['sh', '-c', 'exit 3']), 3)
+		self.assertEqual(proctree.run_tree(['sh', '-c', 'exit 3']), 3)
 
 	def test_end_all_reaches_children_of_other_threads(self):
 		# Boots run in threads; a signal reaches the main thread only.
@@ -98,17 +115,17 @@ class InterruptedRunTest(TempDirTest):
 		script = f'sleep 60 & echo $! > {pidfile}; wait'
 		status = []
 		thread = threading.Thread(target=lambda: status.append(
-			procs.run_tree(['sh', '-c', script])))
+			proctree.run_tree(['sh', '-c', script])))
 		thread.start()
 		deadline = time.monotonic() + 10
-		while not (procs._RUNNING and os.path.exists(pidfile)) and \
+		while not (proctree._RUNNING and os.path.exists(pidfile)) and \
 		      time.monotonic() < deadline:
 			time.sleep(0.05)
-		procs.end_all()
+		proctree.end_all()
 		thread.join(15)
 		self.assertFalse(thread.is_alive())
 		self.assertNotEqual(status, [0])
-		self.assertEqual(procs._RUNNING, set())
+		self.assertEqual(proctree._RUNNING, set())
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -126,6 +143,43 @@ class EnvironmentTest(TempDirTest):
 		for call in run.call_args_list:
 			self.assertEqual(call.kwargs['env']['WQ_KUNIT_CACHE'], os.path.abspath('rel'))
 		self.assertEqual(len(run.call_args_list), 2)
+
+
+class ProgressTest(TempDirTest):
+	"""A build shows the objects it compiled so far, of those the last
+	cold one compiled (its record), which it replaces if it built."""
+
+	def setUp(self):
+		super().setUp()
+		self.record = self.write('3\n', 'build.objects')
+		patch = mock.patch.object(progress, 'PERIOD', 0.01)
+		patch.start()
+		self.addCleanup(patch.stop)
+
+	def build(self, fail=False):
+		"""What the build of two objects said first; it fails if @fail."""
+		later = time.time() + 60
+		for name in ('a.o', 'b.o', 'b.c'):
+			os.utime(self.write('', name), (later, later))
+		said = []
+		with progress.shown('building x', self.tmp, said.append, tty=False,
+				    record=self.record):
+			while not said:
+				time.sleep(0.01)
+			if fail:
+				raise WqKunitError('the kernel did not build')
+		return said[0]
+
+	def test_the_count_of_the_last_cold_build(self):
+		self.assertRegex(self.build(), r'^building x: 2 of 3 objects compiled, \d+ s$')
+		with open(self.record, encoding='utf-8') as f:
+			self.assertEqual(f.read(), '2\n')
+
+	def test_a_build_that_failed_is_not_recorded(self):
+		with self.assertRaises(WqKunitError):
+			self.build(fail=True)
+		with open(self.record, encoding='utf-8') as f:
+			self.assertEqual(f.read(), '3\n')
 
 
 class ArchTest(TempDirTest):

@@ -7,12 +7,13 @@ import difflib
 import os
 from unittest import mock
 
-from tests.test_orchestration import FakeTreeTest
+from tests.faketree import FakeTreeTest
 from wqkunit import mutate, source
 
 
 class MutantsTest(FakeTreeTest):
 	"""Each verdict class, from test mutants that set the replay markers."""
+	VERSIONS = ('6.1',)
 	CASE = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
 	KINDS = {
 		'expected': (f'Caught by: {CASE}\nBoots: isolcpus', 'replay: fail'),

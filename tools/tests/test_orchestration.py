@@ -2,74 +2,15 @@
 """run, soak, alltests and the gate end to end, on a fake tree whose kunit.py
 replays consoles recorded from real boots (data/fake-tree, data/replay)."""
 
-import contextlib
 import io
 import os
 import shutil
-import tarfile
-import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stdout
 from unittest import mock
 
-from tests.util import DATA, TempDirTest
-from wqkunit import boots, cli, gate, kernels, manifest, modboot, paths, runner, verdict
-
-
-class FakeTreeTest(TempDirTest):
-	"""A cache of its own; Debian's tarballs replaced by the fake tree with
-	@MARKERS on top of its kernel/workqueue.c."""
-	MARKERS = ''
-
-	@classmethod
-	def setUpClass(cls):
-		cls.shared = tempfile.mkdtemp(prefix='wq-kunit-test-')
-		cls.tarballs = {version: cls.fake_source(version) for version in ('6.1', '6.12')}
-
-	@classmethod
-	def fake_source(cls, version: str) -> str:
-		"""The fake tree (with 6.12's context where @version is 6.12)
-		as Debian's tarball of @version."""
-		tree = os.path.join(cls.shared, f'linux-source-{version}')
-		shutil.copytree(os.path.join(DATA, 'fake-tree'), tree)
-		if version != '6.1':
-			shutil.copytree(os.path.join(DATA, f'fake-tree-{version}'), tree, dirs_exist_ok=True)
-		path = os.path.join(tree, 'kernel', 'workqueue.c')
-		with open(path, encoding='utf-8') as f:
-			text = f.read()
-		# The lines of @version's own workqueue.c that its series touches.
-		with contextlib.suppress(FileNotFoundError), open(f'{path}.head', encoding='utf-8') as f:
-			text = f.read() + text
-		with open(path, 'w', encoding='utf-8') as f:
-			f.write(cls.MARKERS + text)
-		tarball = f'{tree}.tar.xz'
-		with tarfile.open(tarball, 'w:xz') as tar:
-			tar.add(tree, arcname='linux-source')
-		return tarball
-
-	@classmethod
-	def tearDownClass(cls):
-		shutil.rmtree(cls.shared, ignore_errors=True)
-
-	def setUp(self):
-		super().setUp()
-		self.cache = os.path.join(self.tmp, 'cache')
-		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
-		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
-			  mock.patch('wqkunit.packages.ensure'),
-			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
-			  mock.patch.dict(os.environ, env),
-			  # No cross compiler for /init: the module boot replays a console.
-			  mock.patch.object(modboot, 'initrd', lambda kunit, module: '')):
-			p.start()
-			self.addCleanup(p.stop)
-
-	def main(self, *argv):
-		"""cli.main(@argv): exit status, and what it printed."""
-		out = io.StringIO()
-		with redirect_stdout(out), redirect_stderr(out):
-			rc = cli.main(list(argv))
-		return rc, out.getvalue()
+from tests.faketree import FakeTreeTest
+from wqkunit import boots, gate, kernels, manifest, runner, verdict
 
 
 class PassingTreeTest(FakeTreeTest):
@@ -84,15 +25,23 @@ class PassingTreeTest(FakeTreeTest):
 		self.assertIn('6.1 [default] ok workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0\n', out)
 
 	def test_a_build_whose_inputs_did_not_change_is_skipped(self):
+		"""Of the boot configurations, two that need a build each."""
+		def two(text):
+			head, *sections = text.split('\n[')
+			return head + ''.join(f'\n[{s}' for s in sections if s.split(']')[0] in
+					      ('default', 'power-efficient-default-y'))
+		with self.boots_ini(two):
+			self.built_again_only_when_an_input_changed()
+
+	def built_again_only_when_an_input_changed(self):
 		argv = ('run', '--kernel', '6.1', '--boot', 'all')
 		rc, out = self.main(*argv)
 		self.assertEqual(rc, 0, out)
-		builds = len(boots.by_build(boots.select('all', '6.1')))
-		self.assertEqual(out.count('built in'), builds, out)
+		self.assertEqual(out.count('built in'), 2, out)
 		build = os.path.join(self.cache, 'build', '6.1')
 		self.assertIn(f'in {build}+wq_power_efficient_default\n', out)
 		rc, out = self.main(*argv)
-		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 0, builds), out)
+		self.assertEqual((rc, out.count('built in'), out.count('up to date')), (0, 0, 2), out)
 		# A file of the tree that is not in its commit is an input.
 		tree = os.path.join(self.cache, 'src', 'linux-6.1')
 		with open(os.path.join(tree, 'kernel', 'new.c'), 'w', encoding='utf-8') as f:
@@ -148,23 +97,23 @@ class PassingTreeTest(FakeTreeTest):
 			# The same debug kernel caught it in the first run.
 			self.assertIn(f'{version} debug: the broken case: caught by this kernel before', out)
 			self.assertNotIn(f'{version} debug [broken-case]', out)
-			self.assertIn(f'{version}: W=1, sparse and kernel-doc: no warning', out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
-		# Again, nothing changed: no build, no W=1 compilation (the debug
-		# builds skip theirs the same way).
-		with mock.patch.object(gate, 'tools_tests', return_value=True):
-			rc, out = self.main('check', '--boot', 'default', '--no-debug')
-		self.assertEqual((rc, out.count('built in')), (0, 0), out)
+		# Nothing changed since the first run: no build, the debug ones
+		# included, and no W=1 compilation.
+		self.assertEqual(out.count('built in'), 0, out)
+		self.assertEqual(out.count('up to date: nothing it is built from changed'), 7, out)
 		self.assertEqual(out.count('sparse and kernel-doc: no warning (nothing it is built from changed'),
 				 len(kernels.supported()), out)
-		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 
 
 	def test_gate_fails_a_result_expected_to_pass_that_skips_or_is_missing(self):
 		"""A regression that turns a case into a skip, or makes it vanish,
 		fails the gate, naming it."""
 		skipped = 'workqueue_unbound.unbound_wq_avoids_cpus_excluded_at_boot'
-		with mock.patch.object(gate, 'tools_tests', return_value=True):
+		# 6.1's boot alone: the other kernels and architectures add nothing.
+		with mock.patch.object(gate, 'tools_tests', return_value=True), \
+		     mock.patch.object(gate, 'OTHER_ARCHES', ()), \
+		     mock.patch('wqkunit.kernels.supported', return_value=['6.1']):
 			self.main('check', '--boot', 'default', '--no-debug')
 			self.assertEqual(self.main('manifest', '--write')[0], 0)
 			path = manifest.path_of('6.1')
@@ -193,15 +142,8 @@ class PassingTreeTest(FakeTreeTest):
 		kernel (here, the replay) is the same."""
 		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
 		self.assertEqual(rc, 0, out)
-		ini = os.path.join(self.tmp, 'boots.ini')
-		with open(paths.BOOTS, encoding='utf-8') as f:
-			text = f.read()
-		with open(ini, 'w', encoding='utf-8') as f:
-			f.write(text.replace('unbound_cpumask = {all} minus 1,2',
-					     'unbound_cpumask = {all} minus 1'))
-		with mock.patch.object(paths, 'BOOTS', ini), \
-		     mock.patch.object(boots.load, '__defaults__', (ini,)), \
-		     mock.patch.object(boots.select, '__defaults__', (ini,)):
+		with self.boots_ini(lambda text: text.replace('unbound_cpumask = {all} minus 1,2',
+							      'unbound_cpumask = {all} minus 1')):
 			rc, out = self.main('run', '--kernel', '6.1', '--boot', 'isolcpus')
 		self.assertEqual(rc, 1, out)
 		summary = out.index('1 of 1 boots failed:')
@@ -214,6 +156,7 @@ class PassingTreeTest(FakeTreeTest):
 
 class FailingTreeTest(FakeTreeTest):
 	MARKERS = '/* replay: fail if isolcpus */\n/* replay: no-results if nohz_full */\n'
+	VERSIONS = ('6.1',)
 
 	def test_failed_case_fails_the_run_and_says_why(self):
 		"""KUnit's assertion lines under the failing result as it comes,
@@ -246,6 +189,7 @@ class FailingTreeTest(FakeTreeTest):
 
 class HangingTreeTest(FakeTreeTest):
 	MARKERS = '/* replay: hang wait */\n'
+	VERSIONS = ('6.1',)
 
 	def test_last_result_shows_while_the_guest_still_runs(self):
 		"""The fake kunit.py does not end before the tools have shown its

@@ -28,6 +28,17 @@ class CountTest(unittest.TestCase):
 			'workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu3 (FAIL)',
 			'workqueue_unbound.unbound_wq_runs_inside_restricted_mask (ERROR)'])
 
+	def test_results_kunit_py_never_saw_count_but_have_no_name(self):
+		"""A hang: kunit.py adds a nameless ERROR for each case and suite
+		it never saw, in the suite or at the top."""
+		text = load(os.path.join('replay', 'hang.json'))
+		counts = results.count(text)
+		self.assertEqual((counts.passed, counts.failed), (25, 8))
+		self.assertEqual(counts.failures, ['workqueue_percpu. (ERROR)'] * 4 + [' (ERROR)'] * 4)
+		seen = results.statuses(text)
+		self.assertEqual({n: s for n, s in seen.items() if s != 'PASS'},
+				 {'workqueue_percpu.': 'ERROR'})
+
 	def test_adding_counts(self):
 		total = results.Counts()
 		total.add(results.count(load('kunit-6.1-default.json')))

@@ -4,8 +4,9 @@
 import os
 import unittest
 
-from tests.util import DATA
+from tests.util import DATA, TempDirTest
 from wqkunit import verdict
+from wqkunit.kunitpy import Kunit
 
 
 def read(*parts):
@@ -69,3 +70,38 @@ class AssessTest(unittest.TestCase):
 		judged = verdict.boot(console, read('logs', '6.12', 'default.json'), True)
 		self.assertEqual(judged.counts.failed, 0)
 		self.assertEqual([s.kind for s in judged.boot_reports], ['WARNING'])
+
+
+class CompleteRunTest(TempDirTest):
+	"""Whether a run got to its end is read from its console, not from
+	kunit.py parse's exit status, which is 1 for a run of skips only."""
+
+	def parse(self, console, status, cut=None):
+		"""Kunit.parse() of the recording @console (cut before its line
+		@cut), by a kunit.py that writes its JSON and exits @status."""
+		recorded = os.path.join(DATA, os.path.splitext(console)[0] + '.json')
+		script = os.path.join(self.tmp, 'tools', 'testing', 'kunit', 'kunit.py')
+		os.makedirs(os.path.dirname(script))
+		with open(script, 'w', encoding='utf-8') as f:
+			f.write(f'import shutil, sys\nshutil.copyfile({recorded!r}, '
+				f'sys.argv[2].split("=", 1)[1])\nsys.exit({status})\n')
+		text = read(console)
+		text = text[:text.index(cut)] if cut else text
+		path = self.write(text, 'console')
+		return (text,) + Kunit(self.tmp, self.tmp).parse(path, os.path.join(self.tmp, 'json'))
+
+	def test_a_report_boot_of_skips_only_passes(self):
+		"""6.1's report boots: kunit.py parse exits 1, every result skipped."""
+		judged = verdict.boot(*self.parse('consoles/report-all-skipped-6.1.console', 1))
+		self.assertEqual(judged.kind, verdict.PASSED)
+		self.assertEqual(judged.counts.line(), '0 passed, 0 failed, 1 skipped')
+
+	def test_a_run_stopped_before_its_last_result_is_incomplete(self):
+		"""Cut before "ok 1 workqueue_cleanup", with no case cut short."""
+		judged = verdict.boot(*self.parse('consoles/report-all-skipped-6.1.console', 0,
+						  'ok 1 workqueue_cleanup'))
+		self.assertEqual(judged.kind, verdict.CRASHED)
+
+	def test_a_hang_is_incomplete(self):
+		judged = verdict.boot(*self.parse('replay/hang.console', 1))
+		self.assertEqual(judged.kind, verdict.CRASHED)

@@ -9,7 +9,7 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import arches, boots, proc, runner, source, verdict
+from . import arches, boots, capture, runner, source, verdict
 from .kunitpy import Kunit
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
@@ -75,10 +75,10 @@ def _base_tree(tree: str) -> str:
 	"""A worktree of the cached tree's unpacked state, without the series."""
 	base = tree + '-base'
 	if not os.path.isdir(base):
-		proc.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
-			 cwd=tree, what='git worktree add')
-	proc.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
-		 what='git checkout')
+		capture.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
+			    cwd=tree, what='git worktree add')
+	capture.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
+		    what='git checkout')
 	return base
 
 

@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Tuple
 from . import boots, paths, runner, series
 from .errors import WqKunitError
 from .kunitpy import Kunit
-from .procs import run_tree
+from .proctree import run_tree
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')

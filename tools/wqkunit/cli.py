@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, claims, cli_more, commands, options, paths
+from . import arches, claims, commands, coverage, faults, options, paths, regressions
 from .errors import WqKunitError
 
 
@@ -17,6 +17,17 @@ def version() -> str:
 	proc = subprocess.run(['git', '-C', paths.REPO, 'describe', '--always', '--dirty'],
 			      capture_output=True, text=True, check=False)
 	return proc.stdout.strip() if proc.returncode == 0 else 'unknown'
+
+
+class _Version(argparse.Action):
+	"""--version, which asks git only when given: not on every command."""
+
+	def __init__(self, option_strings, dest, **kwargs) -> None:
+		super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+	def __call__(self, parser, namespace, values, option_string=None) -> None:
+		print(f'wq-kunit {version()}')
+		parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,7 +42,7 @@ def parser() -> argparse.ArgumentParser:
 		       'command line (an unknown option, kernel version or boot '
 		       'configuration), refused in one line before anything is '
 		       'installed, unpacked or built; 130 if interrupted.')
-	top.add_argument('--version', action='version', version=f'wq-kunit {version()}')
+	top.add_argument('--version', action=_Version, help="show the tools' commit and exit")
 	sub = top.add_subparsers(dest='command', metavar='COMMAND', required=True)
 
 	def command(name: str, func, summary: str, description: str) -> argparse.ArgumentParser:
@@ -157,13 +168,73 @@ def parser() -> argparse.ArgumentParser:
 	table.add_argument('--write', metavar='FILE', nargs='?', const=claims.PAGE,
 			   help='replace the table between the claims markers in FILE '
 				f'(default: {os.path.relpath(claims.PAGE, paths.REPO)})')
-	cli_more.add(command)
+
+	alls = command('alltests', commands.all_tests,
+		       'all-tests builds with and without the series, compared',
+		       'Build the tree with CONFIG_KUNIT_ALL_TESTS=y twice, with the series '
+		       'and without it, boot each once and compare every result, case '
+		       'by case: ours must pass or skip, every other one must be the same '
+		       'without the series.')
+	alls.add_argument('--kernel', metavar='VERSION',
+			  help='one version (default: the newest supported)')
+	alls.add_argument('--arch', default=arches.DEFAULT, choices=('arm', 'um'),
+			  help='the big.LITTLE board or UML (default: %(default)s)')
+	options.jobs(alls)
+	options.timeout(alls, 600)
+
+	cov = command('coverage', commands.coverage_map,
+		      'check the coverage map and print its table from the last gate run',
+		      'Check kunit/coverage.ini against the workqueue interface of every '
+		      'supported kernel tree (a name with no entry, or an entry naming '
+		      'what no tree has, is an error), then print the Markdown table of '
+		      'what the last gate (wq-kunit check) asserted for each entry, and '
+		      'the regression corpus\'s of what the last mutate run caught, or '
+		      'with --write put them into their pages.')
+	cov.add_argument('--check', action='store_true',
+			 help='only check the map against the trees; no gate logs needed')
+	cov.add_argument('--write', metavar='FILE', nargs='?', const=commands.PAGES,
+			 help='replace the coverage and the corpus tables between their '
+			      'markers in FILE, each that FILE has (default: each in its '
+			      'page, %s and %s)' % tuple(os.path.relpath(p, paths.REPO)
+							for p in (coverage.PAGE, regressions.PAGE)))
+
+	man = command('manifest', commands.manifest_cmd,
+		      'compare the last gate with the expected results, or record them',
+		      'kunit/expected/KEY.ini holds, per build and boot configuration, '
+		      'each result and whether it must pass or may skip; the gate fails '
+		      'a boot in which a result recorded as passing skips or is missing.  '
+		      'Without options, compare the last gate (wq-kunit check) with it; '
+		      'with --write, record the last gate, which must have passed, and '
+		      'review the diff before committing it.')
+	man.add_argument('--write', action='store_true',
+			 help='write kunit/expected/ from the last gate')
+
+	fau = command('faults', commands.fault_injection,
+		      'make each case fail and check the kernel is left as found',
+		      'Build the suite once with fault hooks (kept out of the series), '
+		      'boot it without a fault in each configuration that changes global '
+		      'state (default, isolcpus, nohz-full), then once per case and '
+		      'injection point, making that case fail at its start or where it '
+		      'holds global state.  Prints per injection whether only that case '
+		      'failed and the kernel was left as found; the last line is '
+		      '"N injections, N contained, N leaks".  Many boots: not in the gate.')
+	fau.add_argument('--kernel', metavar='VERSION',
+			 help='one version (default: every supported one)')
+	fau.add_argument('--boot', metavar='NAME', action='append', choices=faults.CONFIGS,
+			 help='one configuration (repeatable; default: all of %s)' %
+			 ', '.join(faults.CONFIGS))
+	fau.add_argument('--case', metavar='CASE', action='append',
+			 help='inject into this case only (repeatable)')
+	options.jobs(fau)
+	options.timeout(fau, 120)
 	return top
 
 
 def _terminated(_signum, _frame) -> None:
-	"""SIGTERM (a CI job's timeout, say) ends a run as Ctrl-C does: the
-	files it changed are put back and kunit.py, make and QEMU end with it."""
+	"""SIGTERM (a CI job's timeout, say) or SIGHUP (its terminal gone)
+	ends a run as Ctrl-C does: the files it changed are put back and
+	kunit.py, make and QEMU, in process groups of their own which neither
+	signal reaches, end with it (proctree.run_tree())."""
 	raise KeyboardInterrupt
 
 
@@ -171,6 +242,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 	"""Run the command @argv (default: the process's arguments) names;
 	its exit status (see the epilog of --help)."""
 	signal.signal(signal.SIGTERM, _terminated)
+	if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:	# nohup's
+		signal.signal(signal.SIGHUP, _terminated)
 	argv = list(sys.argv[1:] if argv is None else argv)
 	try:
 		try:

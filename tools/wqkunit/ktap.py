@@ -17,6 +17,9 @@ SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
 RESULT = re.compile(r'^( *)((?:not )?ok) \d+ (\S+)(.*)$')
 STRUCTURE = re.compile(r'^\s*(KTAP version \d+|TAP version \d+|1\.\.\d+|# \S+: pass:\d+ '
 		       r'fail:\d+|# Totals: )')
+# The top level of a run: its plan and its results, at the left margin.
+TOP_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
+TOP_RESULT = re.compile(r'^(?:not )?ok (\d+)\b')
 # "# case: ..." as KUnit prefixes what a case logs.
 LOGGED_BY = re.compile(r'^\s*# (\w+): ')
 # Lines kept of what one failing case logged: the last ones, where its
@@ -99,3 +102,20 @@ def diagnostics(logged: List[str]) -> List[str]:
 	lines = lines[-KEEP:]
 	indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
 	return [l[indent:] if l[:indent].isspace() else l.lstrip() for l in lines]
+
+
+def finished(console: str) -> bool:
+	"""Whether the KTAP run on @console got to its end: its top-level
+	plan ("1..N", the last one) is followed by its result numbered N.
+	What that run reported, and whether a case of it crashed, is for
+	kunit.py's JSON to say."""
+	planned, last = None, None
+	for line in console.splitlines():
+		line = STAMP.sub('', line)
+		plan = TOP_PLAN.match(line)
+		result = TOP_RESULT.match(line)
+		if plan:
+			planned, last = int(plan.group(1)), None
+		elif result and planned is not None:
+			last = int(result.group(1))
+	return planned is not None and last == planned

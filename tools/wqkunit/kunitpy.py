@@ -15,13 +15,15 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import arches, paths, progress, stamps
+from . import arches, ktap, paths, progress, stamps
 from . import board as board_mod
 from .errors import WqKunitError
-from .procs import run_tree
+from .proctree import run_tree
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
+# Beside a build's log: how many objects the last cold build compiled.
+OBJECTS = 'build.objects'
 # Every object goes through ccache (Arch.gcc), whose cache is in ours: a
 # rebuild of something built before (a mutant reverted, a case added and
 # removed again) costs a lookup, not a compilation.
@@ -126,16 +128,16 @@ class Kunit:
 		with contextlib.suppress(FileNotFoundError):
 			os.remove(stamp)
 		start = time.monotonic()
+		# What a cold build compiles, the last time one did, beside its log.
+		record = os.path.join(os.path.dirname(log), OBJECTS) if cold else None
 		with open(log, 'w', encoding='utf-8') as out, \
 		     progress.shown(f'building {os.path.basename(self.build_dir)}',
-				    self.build_dir, self.say):
-			returncode = run_tree(self._cmd('build', args), cwd=self.tree,
-					       stdout=out, env=dict(ccache_env(cold),
-								    WQ_KUNIT_ARCH=self.arch.name),
-					       stderr=subprocess.STDOUT)
-		if returncode:
-			raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
-					   f'(whole log: {log})')
+				    self.build_dir, self.say, record=record):
+			if run_tree(self._cmd('build', args), cwd=self.tree, stdout=out,
+				    env=dict(ccache_env(cold), WQ_KUNIT_ARCH=self.arch.name),
+				    stderr=subprocess.STDOUT):
+				raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
+						   f'(whole log: {log})')
 		if digest:
 			stamps.write(stamp, digest)
 		return time.monotonic() - start
@@ -195,17 +197,24 @@ class Kunit:
 
 	def parse(self, console: str, json_out: str) -> Tuple[Optional[str], bool]:
 		"""Parse @console with kunit.py, quietly (the results were shown
-		as the guest printed them): the JSON it wrote, and whether it
-		found the run complete and passing (False on a crash or hang too)."""
+		as the guest printed them): the JSON it wrote, and whether the
+		run got to its end (ktap.finished()): False on a hang, or a crash
+		that stopped the guest.  A case a crash cut short is in the JSON.
+
+		kunit.py parse's exit status says neither: it is 1 for a run
+		every result of which is a skip too (a report boot's), as for a
+		failed case or a crash."""
 		kunit_py = os.path.join(self.tree, 'tools', 'testing', 'kunit', 'kunit.py')
 		if os.path.exists(json_out):
 			os.remove(json_out)
-		proc = subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
-				      cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
-				      stdout=subprocess.DEVNULL)
+		subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}', console],
+			       cwd=self.tree, check=False, stdin=subprocess.DEVNULL,
+			       stdout=subprocess.DEVNULL)
 		try:
 			with open(json_out, encoding='utf-8') as f:
-				return f.read(), proc.returncode == 0
+				text = f.read()
+			with open(console, encoding='utf-8', errors='replace') as f:
+				return text, ktap.finished(f.read())
 		except OSError:
 			return None, False
 

@@ -12,7 +12,7 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import board, boots, paths, proc, runner, verdict
+from . import board, boots, capture, paths, runner, verdict
 from .errors import WqKunitError
 from .kunitpy import Kunit
 
@@ -94,9 +94,9 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 
 def _clean(tree: str) -> str:
 	"""The tree's state: HEAD and any change to tracked files."""
-	head = proc.run(['git', 'rev-parse', 'HEAD'], cwd=tree, what='git rev-parse').strip()
-	status = proc.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=tree,
-			  what='git status')
+	head = capture.run(['git', 'rev-parse', 'HEAD'], cwd=tree, what='git rev-parse').strip()
+	status = capture.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=tree,
+			     what='git status')
 	return head + '\n' + status
 
 
@@ -181,18 +181,18 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
-		if not proc.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
+		if not capture.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
 			verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
 			say(f'{mutant.name}: {NO_APPLY}')
 			continue
-		proc.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
+		capture.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
 		try:
 			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
 					       timeout)
 			outcome, detail, failed = classify(mutant, judged, error)
 		finally:
-			proc.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
-				 what=f'reverting {mutant.name}')
+			capture.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
+				    what=f'reverting {mutant.name}')
 		secs = time.monotonic() - start
 		verdicts.append(Verdict(mutant, outcome, detail, secs, failed))
 		say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')

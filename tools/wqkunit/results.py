@@ -3,7 +3,7 @@
 
 from dataclasses import dataclass, field
 import json
-from typing import Dict, List
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from .errors import WqKunitError
 
@@ -33,10 +33,29 @@ class Counts:
 		return f'{self.passed} passed, {self.failed} failed, {self.skipped} skipped'
 
 
-def _walk(group: dict, prefix: str, counts: Counts) -> None:
-	for case in group.get('test_cases', []):
-		name = prefix + case['name']
-		status = case.get('status')
+def _leaves(json_text: str) -> Iterator[Tuple[str, Optional[str]]]:
+	"""Every leaf result of kunit.py's JSON @json_text and its status,
+	named "suite.case[.param]"; kunit.py names one it never saw "",
+	which makes "suite." of a case and "" of a suite."""
+	try:
+		root = json.loads(json_text)
+	except ValueError as e:
+		raise WqKunitError(f'kunit.py wrote no valid JSON: {e}') from None
+
+	def walk(group: dict, prefix: str) -> Iterator[Tuple[str, Optional[str]]]:
+		for case in group.get('test_cases', []):
+			yield prefix + case['name'], case.get('status')
+		for sub in group.get('sub_groups', []):
+			yield from walk(sub, prefix + sub['name'] + '.')
+	# The suites first, then the root's own cases.
+	yield from walk({'sub_groups': root.get('sub_groups', [])}, '')
+	yield from walk({'test_cases': root.get('test_cases', [])}, '')
+
+
+def count(json_text: str) -> Counts:
+	"""Count every leaf case; each parameter of a parameterized case is one."""
+	counts = Counts()
+	for name, status in _leaves(json_text):
 		if status == 'PASS':
 			counts.passed += 1
 		elif status == 'SKIP':
@@ -45,38 +64,10 @@ def _walk(group: dict, prefix: str, counts: Counts) -> None:
 			counts.failed += 1
 			counts.failures.append(f'{name} ({status})')
 			counts.statuses[name] = status or ''
-	for sub in group.get('sub_groups', []):
-		_walk(sub, prefix + sub['name'] + '.', counts)
-
-
-def count(json_text: str) -> Counts:
-	"""Count every leaf case; each parameter of a parameterized case is one."""
-	try:
-		root = json.loads(json_text)
-	except ValueError as e:
-		raise WqKunitError(f'kunit.py wrote no valid JSON: {e}') from None
-	counts = Counts()
-	for suite in root.get('sub_groups', []):
-		_walk(suite, suite['name'] + '.', counts)
-	counts_top = Counts()
-	_walk({'test_cases': root.get('test_cases', [])}, '', counts_top)
-	counts.add(counts_top)
 	return counts
 
 
 def statuses(json_text: str) -> Dict[str, str]:
-	"""Every leaf result's status by name ("suite.case[.param]")."""
-	seen: Dict[str, str] = {}
-
-	def walk(group: dict, prefix: str) -> None:
-		for case in group.get('test_cases', []):
-			seen[prefix + case['name']] = case.get('status') or ''
-		for sub in group.get('sub_groups', []):
-			walk(sub, prefix + sub['name'] + '.')
-	try:
-		root = json.loads(json_text)
-	except ValueError as e:
-		raise WqKunitError(f'kunit.py wrote no valid JSON: {e}') from None
-	for suite in root.get('sub_groups', []):
-		walk(suite, suite['name'] + '.')
-	return seen
+	"""Every leaf result's status by name ("suite.case[.param]"); those
+	kunit.py never saw have no name, and are left out."""
+	return {name: status or '' for name, status in _leaves(json_text) if name}

@@ -1,107 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """Build a kernel once, boot it many times, judge every boot: the one path
 from build to verdict behind run, check, soak, mutate, bench, report and
-alltests, driven by a build and an exec request as kunit.py's own
-KunitBuildRequest and KunitExecRequest are."""
+alltests, driven by a build and an exec request (requests.py) as
+kunit.py's own KunitBuildRequest and KunitExecRequest are.  Here the
+tree is prepared and built for each Kconfig variant the boots need, and
+the boots are run; each boot and its verdict is bootonce.py's."""
 
 import concurrent.futures
 import contextlib
-from dataclasses import dataclass, field
 import hashlib
 import os
-import shutil
 import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import boots, kernels, ktap, lock, lognames, packages, paths, results, series, source, verdict
-from . import arches, board as board_mod, fault_hooks, hostchecks, modboot, procs
+from . import arches, boots, fault_hooks, kernels, lock, packages, paths, proctree, series, source
+from .bootonce import boot_once, explain, unbuilt
 from .errors import WqKunitError
 from .kunitpy import Kunit
 from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
-
-
-@dataclass
-class BuildRequest:
-	version: str
-	tree: Optional[str] = None		# a user's tree, else Debian's in the cache
-	debug: bool = False			# kunitconfig plus kunit/debug.config
-	build_dir: Optional[str] = None
-	jobs: int = os.cpu_count() or 1
-	broken: Optional[str] = None		# a C file appended for this build only
-	fault_hooks: bool = False		# the faults build: fault_hooks.add() applied
-	arch: str = arches.DEFAULT		# kunit.py --arch
-
-	@property
-	def source(self) -> str:
-		"""Which tree: Debian's by version, a user's by its path's hash."""
-		return f'tree-{hashlib.sha1(os.path.abspath(self.tree).encode()).hexdigest()[:12]}' \
-			if self.tree else self.version
-
-	@property
-	def label(self) -> str:
-		"""The name of its build and log directories in the cache."""
-		return arches.label(self.source, self.arch, self.debug)
-
-	@property
-	def build_path(self) -> str:
-		return os.path.abspath(self.build_dir) if self.build_dir else \
-			os.path.join(paths.cache_dir(), 'build', self.label)
-
-	@property
-	def logs(self) -> str:
-		return os.path.join(paths.cache_dir(), 'logs', self.label)
-
-	@property
-	def lock_path(self) -> str:
-		"""One lock per source tree, whatever the architecture or build:
-		every build of it reads the same files, which a mutant or the
-		broken case changes for the time it is built."""
-		return os.path.join(paths.cache_dir(), 'locks', f'{self.source}.lock')
-
-
-@dataclass
-class ExecRequest:
-	boots: List[boots.Boot]
-	timeout: int = 300
-	smps: Sequence[int] = (8,)
-	repeat: int = 1
-	kunit_args: List[str] = field(default_factory=list)
-	json: Optional[str] = None		# copy of kunit.py's JSON, per boot if several
-	live: bool = True			# print each case result as the guest does
-	log_prefix: str = ''			# of each console and JSON in the logs
-	keep_failed: bool = True		# a copy of a failed boot's console
-	board: Optional[str] = board_mod.BIG_LITTLE	# the guest's board; None: any
-	explain: bool = True			# say why a failed boot failed
-	parallel: int = 1			# boots of one build at a time
-	require_manifest: bool = False		# fail a boot kunit/expected/ does not list
-
-
-@dataclass
-class Boot:
-	"""One boot's verdict, and where its console is."""
-	name: str
-	label: str
-	judged: verdict.Verdict
-	console: str
-	seconds: float
-
-
-@dataclass
-class Outcome:
-	"""What one kernel's boots gave: their verdicts, and a summary line each."""
-	boots: List[Boot] = field(default_factory=list)
-	lines: List[str] = field(default_factory=list)
-	tree: str = ''
-
-	@property
-	def counts(self) -> results.Counts:
-		total = results.Counts()
-		for b in self.boots:
-			total.add(b.judged.counts)
-		return total
-
-	def last(self, name: str) -> Boot:
-		return [b for b in self.boots if b.name == name][-1]
+from .requests import Boot, BuildRequest, ExecRequest, Outcome
 
 
 @contextlib.contextmanager
@@ -221,7 +138,7 @@ def boot_variants(built: List[Built], req: BuildRequest, ex: ExecRequest,
 	out = Outcome(tree=built[0][0].tree if built else '')
 	for kunit, todo, build, error in built:
 		if error:
-			done: Iterable[Boot] = (_unbuilt(req, ex, b, smp, error) for b, smp in todo)
+			done: Iterable[Boot] = (unbuilt(req, ex, b, smp, error) for b, smp in todo)
 		else:
 			done = _boot_all(kunit, req, ex, todo, req.logs, log)
 		for one in done:
@@ -259,7 +176,7 @@ def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
 			yield from pool.map(lambda one: boot_once(kunit, req, ex, one[0], one[1],
 								  logs, log, timed=False), todo)
 		except BaseException:
-			procs.end_all()
+			proctree.end_all()
 			raise
 
 
@@ -282,93 +199,3 @@ def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: st
 	return build, None
 
 
-def names(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int) -> Tuple[str, str]:
-	"""(label, log stem) of a boot: "6.12/arm64 [default] 4 CPUs", say,
-	and "default.smp4"."""
-	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
-	label += '' if smp == 8 else f' {smp} CPUs'
-	if req.arch != arches.DEFAULT:
-		label = label.replace(req.version, f'{req.version}/{req.arch}', 1)
-	other = ex.board if ex.board != arches.get(req.arch).board else None
-	if other:
-		label = f'{label} {other}'
-	return label, lognames.stem(b.name, smp, ex.log_prefix, other)
-
-
-def _unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
-	     error: str) -> Boot:
-	label, _ = names(req, ex, b, smp)
-	return Boot(b.name, label, verdict.build_failed(error, label), '', 0.0)
-
-
-def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
-	      smp: int, logs: str, log: Callable[[str], None] = say,
-	      timed: bool = True) -> Boot:
-	"""Boot what @kunit built once and judge it (verdict.boot), with the
-	board and stale-kernel checks as part of the verdict; its wall time
-	in the boot phase if @timed."""
-	label, stem = names(req, ex, b, smp)
-	console = os.path.join(logs, f'{stem}.console')
-	json_path = os.path.join(logs, f'{stem}.json')
-	# The label names a CPU count other than 8 already.
-	log(f'booting {label} in UML' if req.arch == 'um' else
-	    f'booting {label} in QEMU' if smp != 8 else
-	    f'booting {label} with {smp} CPUs in QEMU')
-
-	secs, error = 0.0, None
-	follow = ktap.Follower(label, echo=ex.live and ex.parallel <= 1)
-	with phase('boot') if timed else contextlib.nullcontext():
-		try:
-			initrd = modboot.initrd(kunit, b.module) if b.module else ''
-			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
-					  on_line=follow, board=ex.board, initrd=initrd)
-		except WqKunitError as e:
-			error = str(e)
-		module = b.module and os.path.exists(console)
-		text, complete = kunit.parse(modboot.parseable(console) if module else console,
-					     json_path)
-	with open(console, encoding='utf-8', errors='replace') as f:
-		whole = f.read()
-	judged = verdict.boot(whole, text, complete, error, follow.failures,
-			      follow.running(), console)
-	problem, host = (None, {}) if error else hostchecks.problems(
-		kunit, req, ex, b, smp, console, whole, text, judged, log)
-	if problem or host:
-		judged = verdict.boot(whole, text, complete, problem, follow.failures,
-				      follow.running(), console, host)
-	_tell(judged, label, whole, log)
-	if ex.json and text:
-		dest = ex.json if len(ex.boots) == 1 else \
-			f'{os.path.splitext(ex.json)[0]}.{req.version}.{b.name}.json'
-		shutil.copyfile(json_path, dest)
-	if not judged.passed and ex.keep_failed:
-		keep = os.path.join(logs, 'failed')
-		os.makedirs(keep, exist_ok=True)
-		shutil.copyfile(console, os.path.join(
-			keep, f'{stem}.{time.strftime("%Y%m%d-%H%M%S")}.console'))
-	return Boot(b.name, label, judged, console, secs)
-
-
-def _tell(judged: verdict.Verdict, label: str, whole: str,
-	  log: Callable[[str], None]) -> None:
-	"""Say at once why a boot failed; the end of its console @whole where
-	no case is to blame."""
-	for splat in judged.boot_reports:
-		log(f'note: {label}: the kernel reported a problem before the suite: '
-		    f'{splat.summary()}')
-	for splat in judged.reports:
-		log(f'FAILED {label}: kernel report during the suite: {splat.summary()}')
-		print('\n'.join(splat.lines), flush=True)
-	if judged.errors or judged.incomplete:
-		log(f'{label}: {judged.kind}; the console ({judged.console}) ends with:')
-		print('\n'.join(whole.splitlines()[-20:]), flush=True)
-
-
-def explain(done: Sequence[Boot], log: Callable[[str], None] = say) -> None:
-	"""For every failed boot of @done: its verdict, each failing case with
-	the lines KUnit printed for it, and the path of its console."""
-	failed = [b for b in done if not b.judged.passed]
-	if failed:
-		log(f'{len(failed)} of {len(done)} boots failed:')
-	for b in failed:
-		print(f'  {b.label}: ' + '\n    '.join(b.judged.explain()), flush=True)

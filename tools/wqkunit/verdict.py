@@ -6,8 +6,9 @@ A verdict is of one kind, the first of these that applies:
   build error      the kernel did not build (no boot);
   boot error       QEMU or kunit.py failed, no result at all, the guest was
                    not the board asked for, or it ran another kernel;
-  crashed or hung  the run stopped in the middle (kunit.py saw results
-                   missing), in the case named;
+  crashed or hung  the run stopped in the middle (the console lacks its
+                   last result, or kunit.py saw results missing), in
+                   the case named;
   kernel report    a WARNING, BUG, lockdep or ODEBUG report while a case ran;
   case failed      a case failed an expectation or an assertion, or a check
                    the host makes of what it printed (hostchecks.py);
@@ -37,7 +38,7 @@ SUMMARY_LINES = 12
 class Verdict:
 	counts: results.Counts
 	ran: int				# results reported, kunit.py's count
-	incomplete: bool			# kunit.py found results missing
+	incomplete: bool			# the run stopped before its end
 	reports: List[splats.Splat] = field(default_factory=list)	# during the suite
 	boot_reports: List[splats.Splat] = field(default_factory=list)	# before it
 	# Why the boot failed without a case to blame: kunit.py or QEMU
@@ -120,7 +121,9 @@ def boot(console_text: str, json_text: Optional[str], complete: bool,
 	"""A boot fails for a failed case, for every kernel report made while
 	the suite ran, and, with no case to blame, for @error (kunit.py exec
 	or QEMU failed, the board or kernel check), for no result at all, or
-	for a run kunit.py found incomplete (a crash, a hang, the timeout)."""
+	for a run that stopped before its end (a crash, a hang, the timeout):
+	one that is not @complete (ktap.finished()), or in which kunit.py
+	found a case cut short (ERROR)."""
 	counts = results.count(json_text) if json_text else results.Counts()
 	ran = counts.total()
 	diagnostics = dict(diagnostics or {})
