@@ -9,7 +9,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import claims, cli, commands, coverage, options, paths, regressions, series
+from wqkunit import claims, cli, coverage, options, paths, regressions, series, tables
 from wqkunit.errors import WqKunitError
 
 HEADER = """\
@@ -173,7 +173,7 @@ class CoverageTest(TempDirTest):
 		     mock.patch.object(coverage, 'PAGE', pages[coverage]), \
 		     mock.patch.object(regressions, 'PAGE', pages[regressions]), \
 		     redirect_stdout(out), redirect_stderr(io.StringIO()):
-			return commands.coverage_map(args), out.getvalue()
+			return tables.coverage_map(args), out.getvalue()
 
 	def table_in(self, name, module):
 		with open(os.path.join(self.tmp, name), encoding='utf-8') as f:

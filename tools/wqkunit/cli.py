@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, claims, commands, coverage, faults, options, paths, regressions
+from . import arches, claims, commands, coverage, faults, options, paths, regressions, tables
 from .errors import WqKunitError
 
 
@@ -160,7 +160,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(rep)
 	options.timeout(rep, 120)
 
-	table = command('claims', commands.claims_table,
+	table = command('claims', tables.claims_table,
 			'print the claims table from the last gate run',
 			'Settle each claim of kunit/claims.ini per kernel from the JSON and '
 			'consoles that the last gate (wq-kunit check) recorded, and print '
@@ -182,7 +182,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(alls)
 	options.timeout(alls, 600)
 
-	cov = command('coverage', commands.coverage_map,
+	cov = command('coverage', tables.coverage_map,
 		      'check the coverage map and print its table from the last gate run',
 		      'Check kunit/coverage.ini against the workqueue interface of every '
 		      'supported kernel tree (a name with no entry, or an entry naming '
@@ -192,7 +192,7 @@ def parser() -> argparse.ArgumentParser:
 		      'with --write put them into their pages.')
 	cov.add_argument('--check', action='store_true',
 			 help='only check the map against the trees; no gate logs needed')
-	cov.add_argument('--write', metavar='FILE', nargs='?', const=commands.PAGES,
+	cov.add_argument('--write', metavar='FILE', nargs='?', const=tables.PAGES,
 			 help='replace the coverage and the corpus tables between their '
 			      'markers in FILE, each that FILE has (default: each in its '
 			      'page, %s and %s)' % tuple(os.path.relpath(p, paths.REPO)

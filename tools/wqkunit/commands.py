@@ -5,9 +5,9 @@ import argparse
 import os
 import sys
 import time
-from typing import Callable, List, Optional
+from typing import List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, coverage, faults, gate, kernels, load, lognames, manifest, mutate, paths, regressions, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, paths, report, runner, source
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -160,21 +160,6 @@ def measure(args: argparse.Namespace) -> int:
 	return 0
 
 
-def _table(text: str, page: Optional[str], what: str,
-	   write: Callable[[str, str], bool]) -> int:
-	"""Print @text, or put it between its markers in @page."""
-	if page:
-		changed = write(page, text)
-		say(f'{page}: {what} table {"updated" if changed else "unchanged"}')
-	else:
-		sys.stdout.write(text)
-	return 0
-
-
-def claims_table(args: argparse.Namespace) -> int:
-	return _table(claims.table(), args.write, 'claims', claims.write)
-
-
 def all_tests(args: argparse.Namespace) -> int:
 	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
 	problems, lines = alltests.check(version, args.arch, args.jobs, args.timeout)
@@ -185,47 +170,6 @@ def all_tests(args: argparse.Namespace) -> int:
 	say(f'{version}/{args.arch} all tests: {len(lines)} suites, '
 	    f'{len(problems) or "no"} problems')
 	return 1 if problems else 0
-
-
-# coverage --write without a file: each table into its own page.
-PAGES = object()
-
-
-def coverage_map(args: argparse.Namespace) -> int:
-	entries = coverage.load()
-	found = {v: coverage.interface(t) for v, t in coverage.trees().items()}
-	problems = coverage.check(entries, found)
-	if problems:
-		for line in problems:
-			print(f'  {line}', file=sys.stderr)
-		raise WqKunitError(f'the coverage map does not match the kernels\' interface '
-				   f'({len(problems)} problems, above)')
-	if args.check:
-		say(f'coverage map: {len(entries)} entries cover the interface of '
-		    f'{", ".join(found)}')
-		return 0
-	logs = os.path.join(paths.cache_dir(), 'logs')
-	runs = coverage.mutation_runs(logs, list(found))
-	text = coverage.table(entries, found, claims.gate_runs(logs), runs)
-	tables = [(regressions.PAGE, regressions.BEGIN, 'regression corpus', regressions.write,
-		   regressions.table(runs)),
-		  (coverage.PAGE, coverage.BEGIN, 'coverage', coverage.write, text)]
-	if args.write is None:
-		for *_, table in tables:
-			sys.stdout.write(table)
-		return 0
-	if args.write is not PAGES:
-		# --write FILE: there, each table whose markers FILE has.
-		with open(args.write, encoding='utf-8') as f:
-			has = f.read()
-		tables = [(args.write, begin, what, write, table)
-			  for _, begin, what, write, table in tables if begin in has]
-		if not tables:
-			raise WqKunitError(f'{args.write} has neither the coverage markers '
-					   f'{coverage.BEGIN} nor the corpus markers {regressions.BEGIN}')
-	for page, _, what, write, table in tables:
-		_table(table, page, what, write)
-	return 0
 
 
 def placement(args: argparse.Namespace) -> int:
