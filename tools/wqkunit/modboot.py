@@ -10,25 +10,13 @@ own, would otherwise shut the guest down before /init ran."""
 
 import os
 import re
-import subprocess
 
-from . import paths
+from . import capture, paths
 from .errors import WqKunitError
 
 INIT_SOURCE = os.path.join(paths.KUNIT_DIR, 'module_init.c')
 # The module's object, as kernel/tests/Makefile names it.
 MODULE_DIR = os.path.join('kernel', 'tests')
-
-
-def _make(kunit, *targets: str) -> None:
-	cmd = ['make', f'ARCH={kunit.arch.name}', f'O={os.path.abspath(kunit.build_dir)}',
-	       *targets]
-	if kunit.arch.cross:
-		cmd.insert(1, f'CROSS_COMPILE={kunit.arch.cross}')
-	proc = subprocess.run(cmd, cwd=kunit.tree, capture_output=True, text=True, check=False)
-	if proc.returncode:
-		last = (proc.stderr.strip().splitlines() or ['?'])[-1]
-		raise WqKunitError(f'make {" ".join(targets)} failed for the module boot: {last}')
 
 
 def _init(kunit, module: str) -> str:
@@ -38,19 +26,19 @@ def _init(kunit, module: str) -> str:
 		return out
 	headers = os.path.join(kunit.build_dir, 'usr', 'include')
 	if not os.path.isdir(os.path.join(headers, 'asm')):
-		_make(kunit, 'headers')
+		make = ['make', f'ARCH={kunit.arch.name}', f'O={os.path.abspath(kunit.build_dir)}']
+		if kunit.arch.cross:
+			make.append(f'CROSS_COMPILE={kunit.arch.cross}')
+		capture.run(make + ['headers'], cwd=kunit.tree,
+			    what='make headers for the module boot\'s /init')
 	gcc = f'{kunit.arch.cross}gcc'
-	builtin = subprocess.run([gcc, '-print-file-name=include'], capture_output=True,
-				 text=True, check=False).stdout.strip()
+	builtin = capture.output([gcc, '-print-file-name=include'])
 	nolibc = os.path.join(kunit.tree, 'tools', 'include', 'nolibc', 'nolibc.h')
-	proc = subprocess.run([gcc, '-Os', '-static', '-nostdlib', '-nostdinc', '-fno-ident',
-			       '-fno-asynchronous-unwind-tables', '-isystem', builtin,
-			       '-I', headers, '-include', nolibc,
-			       f'-DMODULE_PATH="/{module}.ko"', '-o', out + '.tmp', INIT_SOURCE,
-			       '-lgcc'], capture_output=True, text=True, check=False)
-	if proc.returncode:
-		last = (proc.stderr.strip().splitlines() or ['?'])[-1]
-		raise WqKunitError(f'cannot build the module boot\'s /init: {last}')
+	capture.run([gcc, '-Os', '-static', '-nostdlib', '-nostdinc', '-fno-ident',
+		     '-fno-asynchronous-unwind-tables', '-isystem', builtin,
+		     '-I', headers, '-include', nolibc,
+		     f'-DMODULE_PATH="/{module}.ko"', '-o', out + '.tmp', INIT_SOURCE, '-lgcc'],
+		    what='building the module boot\'s /init')
 	os.replace(out + '.tmp', out)
 	return out
 
