@@ -27,7 +27,10 @@ class TempDirTest(unittest.TestCase):
 def check_generated_page(test: unittest.TestCase, page: str, begin: str, end: str,
 			 command: str) -> None:
 	"""@page holds the markers @begin ... @end, in that order, and says
-	at its top that @command writes what is between them."""
+	at its top that @command writes what is between them; the README
+	holds no such table any more."""
+	with open(os.path.join(os.path.dirname(page), '..', 'README.md'), encoding='utf-8') as f:
+		test.assertNotIn(begin.split(' (')[0], f.read(), f'README.md has the table of {page}')
 	with open(page, encoding='utf-8') as f:
 		text = f.read()
 	test.assertIn(begin, text, page)
