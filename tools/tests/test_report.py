@@ -1,65 +1,146 @@
 # SPDX-License-Identifier: GPL-2.0
 """The placement report, from consoles recorded on real 6.12 boots."""
 
-import copy
+import json
 import os
+import re
+import struct
+import subprocess
 import unittest
 import xml.etree.ElementTree as ET
 
-from tests.util import DATA, TempDirTest
+from tests.util import DATA, TempDirTest, has_matplotlib
 from wqkunit import report, report_plot
+from wqkunit.errors import WqKunitError
 
 SVG = '{http://www.w3.org/2000/svg}'
 
 
-def recorded(name, mask='full'):
+def console(name):
 	with open(os.path.join(DATA, 'report', f'6.12-{name}.console'), encoding='utf-8') as f:
-		return [c for c in report.parse(f.read()) if c.mask == mask][0]
+		return f.read()
+
+
+def recorded(name, mask='full'):
+	return [c for c in report.parse(console(name)) if c.mask == mask][0]
 
 
 class ParseTest(unittest.TestCase):
-	def test_configuration_and_runs(self):
+	def test_configuration_and_windows(self):
 		c = recorded('pe1')
-		self.assertEqual((c.mode, c.mask, c.start, c.busy), (1, 'full', 3, 7))
+		self.assertEqual((c.mode, c.mask, c.start, c.busy, c.windows), (1, 'full', 3, 7, 5))
 		self.assertEqual((c.little, c.big, c.unbound), ([0, 1, 2, 3], [4, 5, 6, 7], list(range(8))))
-		self.assertEqual([(r.wq, r.pattern) for r in c.runs], report.SERIES)
-		run = c.run('system_power_efficient_wq', 'kfence')
-		self.assertEqual((run.runs, run.ms, run.woke, run.per_cpu),
-				 (15, 1560, 14, {0: 12, 3: 1, 4: 2}))
+		self.assertEqual(len(c.runs), len(report.SERIES) * 5)
+		windows = c.windows_of('system_power_efficient_wq', 'kfence')
+		self.assertEqual([w.window for w in windows], [0, 1, 2, 3, 4])
+		first = windows[0]
+		self.assertEqual(sum(first.per_cpu.values()), first.runs)
+		self.assertEqual(sum(first.woke_per_cpu.values()), first.woke)
+
+	def test_run_adds_up_its_windows(self):
+		c = recorded('pe1')
+		windows = c.windows_of('system_wq', 'periodic')
+		total = c.run('system_wq', 'periodic')
+		self.assertEqual(total.runs, sum(w.runs for w in windows))
+		self.assertEqual(total.ms, sum(w.ms for w in windows))
+		self.assertEqual(total.woke, sum(w.woke for w in windows))
+		self.assertEqual(sum(total.per_cpu.values()), total.runs)
+
+	def test_per_cpu_runs_and_wakeups(self):
+		line = ('[    2.3] workqueue_placement: mask=full window=2 wq=system_wq pattern=periodic '
+			'runs=24 ms=2000 woke=20 cpu3=21/18 cpu5=3/2\n')
+		header = ('[    0.1] workqueue_placement: mask=full unbound=0-7 power_efficient=0 '
+			  'start=3 busy=7 little=0-3 big=4-7 hz=250 idle_counts=yes windows=1\n')
+		lines = [line.replace('wq=system_wq pattern=periodic', f'wq={wq} pattern={p}')
+			 for wq, p in report.SERIES]
+		(c,) = report.parse(header + ''.join(lines))
+		run = c.windows_of('system_wq', 'periodic')[0]
+		self.assertEqual((run.window, run.per_cpu, run.woke_per_cpu),
+				 (2, {3: 21, 5: 3}, {3: 18, 5: 2}))
 
 	def test_one_boot_reports_every_mask(self):
-		with open(os.path.join(DATA, 'report', '6.12-pe0.console'), encoding='utf-8') as f:
-			configs = report.parse(f.read())
+		configs = report.parse(console('pe0'))
 		self.assertEqual([(c.mode, c.mask, c.unbound) for c in configs],
 				 [(0, 'full', list(range(8))), (0, 'little', [0, 1, 2, 3]),
 				  (0, 'big', [4, 5, 6, 7])])
-		self.assertTrue(all([(r.wq, r.pattern) for r in c.runs] == report.SERIES
-				    for c in configs))
 
-	def test_a_mask_with_missing_runs_is_refused(self):
+	def test_a_mask_with_missing_windows_is_refused(self):
+		text = console('pe1')
+		last = [l for l in text.splitlines() if 'window=4' in l][-1]
 		with self.assertRaisesRegex(ValueError, 'no complete report'):
-			report.parse('[    0.1] workqueue_placement: mask=full unbound=0-7 '
-				     'power_efficient=1 start=3 busy=7 little=0-3 big=4-7 hz=250 '
-				     'idle_counts=yes\n')
+			report.parse(text.replace(last, ''))
 
 	def test_cpu_lists(self):
 		self.assertEqual(report.cpulist('0-2,5,7-8'), [0, 1, 2, 5, 7, 8])
+		self.assertEqual(report.span([0, 1, 2, 5, 7, 8]), '0-2,5,7-8')
+		self.assertEqual(report.span([]), 'none')
 
 	def test_console_without_a_report_is_refused(self):
 		with self.assertRaisesRegex(ValueError, 'no complete report'):
 			report.parse('[    0.1] workqueue_placement: mask=full\n')
 
 
+class StatisticsTest(unittest.TestCase):
+	def test_mean_and_spread(self):
+		s = report.Spread([10.0, 12.0, 14.0])
+		self.assertEqual((s.mean, s.sd, str(s)), (12.0, 2.0, '12.0 ± 2.0'))
+
+	def test_noise(self):
+		quiet = report.Spread([10.0, 10.5, 9.5, 10.0, 10.0])
+		self.assertFalse(report.beyond_noise(quiet, report.Spread([10.2, 9.8, 10.4, 9.9, 10.1])))
+		self.assertTrue(report.beyond_noise(quiet, report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])))
+		# One window has no spread: it can never tell.
+		self.assertFalse(report.beyond_noise(report.Spread([10.0]), report.Spread([0.0])))
+		self.assertEqual(report.verdict(quiet, report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])),
+				 'fewer with the mode on')
+		self.assertEqual(report.verdict(quiet, quiet), 'within noise')
+
+	def test_wakeups_per_window_of_the_cpus_asked_for(self):
+		c = recorded('pe1')
+		windows = c.windows_of('system_power_efficient_wq', 'periodic')
+		little = report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.little)
+		big = report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.big)
+		for w, l, b in zip(windows, little.values, big.values):
+			self.assertAlmostEqual(l + b, w.woke * 1000 / w.ms)
+
+
 class OutputTest(TempDirTest):
 	def setUp(self):
 		super().setUp()
-		self.results = {'6.12': [recorded('pe0'), recorded('pe1')]}
+		self.results = {'6.12': report.parse(console('pe0')) + report.parse(console('pe1'))}
 
-	def test_table_counts_little_big_and_wakeups(self):
+	def test_headline_table_per_pattern_and_kind(self):
 		text = report.markdown(self.results)
-		self.assertIn('| 6.12 | 1.9/s (3 of 15 runs) | 9.0/s (14 of 15 runs) |', text)
-		self.assertIn('| system_power_efficient_wq | kfence | 15 in 1560 ms | 0: 12, 3: 1, 4: 2 | '
-			      '3 | 13 / 2 | 14 (9.0/s) |', text)
+		head = report.headline(self.results['6.12'])
+		for pattern in report.PATTERNS:
+			for kind in ('LITTLE', 'big'):
+				off, on = head[pattern][kind][0], head[pattern][kind][1]
+				self.assertIn(f'| 6.12 | {pattern} | {kind} | {off} | {on} | '
+					      f'{report.verdict(off, on)} |', text)
+		self.assertIn('mean ± standard deviation over 5 windows', text)
+
+	def test_detail_tables_add_up_the_windows(self):
+		text = report.markdown(self.results)
+		c = self.results['6.12'][0]
+		total = c.run('system_wq', 'periodic')
+		self.assertIn(f'| system_wq | periodic | {total.runs} in {total.ms} ms |', text)
+		self.assertIn('**6.12, power_efficient=0, mask little (CPUs 0-3)', text)
+
+	def test_figure_spec(self):
+		spec = report_plot.spec(self.results)
+		self.assertEqual((spec['windows'], spec['wq']), (5, 'system_power_efficient_wq'))
+		self.assertEqual([p['title'].split(':')[0] for p in spec['headline']], ['6.12', '6.12'])
+		group = spec['headline'][0]['groups'][0]
+		self.assertEqual(group['label'], 'LITTLE CPUs 0-3')
+		c = self.results['6.12'][0]
+		self.assertEqual(group['off'], report.wakeups(c, 'system_power_efficient_wq',
+							      'periodic', c.little).values)
+		self.assertEqual(len(spec['detail']), 6)
+		panel = spec['detail'][0]
+		self.assertEqual((panel['row'], panel['mask'], panel['cpus']),
+				 ('6.12, mode off', 'full', list(range(8))))
+		self.assertEqual([s['label'] for s in panel['series']],
+				 [f'{wq}, {p}' for wq, p in report.SERIES])
 
 	def test_configurations_cover_modes_with_the_report_built(self):
 		configs = report.configurations()
@@ -67,114 +148,71 @@ class OutputTest(TempDirTest):
 		self.assertTrue(all(b.kconfig == ('CONFIG_WQ_PLACEMENT_REPORT=y',) for b in configs))
 
 
-class PlotTest(TempDirTest):
-	"""The picture written from the recorded consoles, read back as XML."""
+@unittest.skipUnless(has_matplotlib(), 'needs python3-matplotlib (the gate installs it)')
+class FigureTest(TempDirTest):
+	"""The figures drawn by matplotlib from one kernel's recorded report."""
 
-	def setUp(self):
-		super().setUp()
-		self.off, self.on = recorded('pe0'), recorded('pe1')
-		self.results = {'6.12': [self.off, self.on]}
+	def test_png_and_svg_written(self):
+		results = {'6.12': report.parse(console('pe0')) + report.parse(console('pe1'))}
+		written = report.write(results, self.tmp)
+		self.assertEqual([os.path.basename(p) for p in written],
+				 ['report.md'] + list(report_plot.FIGURES))
+		for path in written:
+			if path.endswith('.png'):
+				with open(path, 'rb') as f:
+					head = f.read(24)
+				self.assertEqual(head[:8], b'\x89PNG\r\n\x1a\n')
+				width, height = struct.unpack('>II', head[16:24])
+				self.assertGreater(width, 500)
+			elif path.endswith('.svg'):
+				root = ET.parse(path).getroot()
+				self.assertEqual(root.tag, SVG + 'svg')
+				self.assertFalse(list(root.iter(SVG + 'script')))
+		with open(os.path.join(self.tmp, 'report.svg'), encoding='utf-8') as f:
+			svg = f.read()
+		self.assertIn('within noise' if 'within noise' in report.markdown(results)
+			      else 'with the mode on', svg)
 
-	def plot(self, results=None):
-		_, path = report.write(results or self.results, self.tmp)
-		return ET.parse(path).getroot()
+	def test_bad_input_is_one_line_and_exit_2(self):
+		data = os.path.join(self.tmp, 'bad.json')
+		with open(data, 'w', encoding='utf-8') as f:
+			json.dump({'headline': 'nonsense'}, f)
+		proc = subprocess.run([report_plot.PYTHON, report_plot.SCRIPT, data, self.tmp],
+				      capture_output=True, text=True, check=False)
+		self.assertEqual(proc.returncode, 2)
+		self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+		self.assertIn('is not a report', proc.stderr)
 
-	def panel(self, root, title):
-		found = [g for g in root.iter(SVG + 'g') if g.get('id') == 'panel-' + title]
-		self.assertEqual(len(found), 1, title)
-		return found[0]
+	def test_help(self):
+		proc = subprocess.run([report_plot.PYTHON, report_plot.SCRIPT, '--help'],
+				      capture_output=True, text=True, check=False)
+		self.assertEqual(proc.returncode, 0)
+		self.assertIn('report_figure.py REPORT.json DIR', proc.stdout)
 
-	@staticmethod
-	def texts(node, cls=None):
-		return [t for t in node.iter(SVG + 'text') if cls is None or cls in t.get('class', '').split()]
 
-	def test_a_panel_per_configuration(self):
-		root = self.plot()
-		titles = [t.text for t in self.texts(root)]
-		self.assertIn('6.12, mode off, mask full', titles)
-		self.assertIn('6.12, mode on, mask full', titles)
-		# A bar per CPU the work ran on, per mode, in the series' colour.
-		bars = [r for r in root.iter(SVG + 'rect')
-			if r.get('class') == 'bar' and r.get('fill') == report_plot.COLOURS[3]]
-		used = [len(c.run('system_power_efficient_wq', 'kfence').per_cpu) for c in (self.off, self.on)]
-		self.assertEqual(len(bars), sum(used))
-		self.assertTrue(all(float(r.get('height')) > 0 for r in bars))
+class MissingPythonTest(TempDirTest):
+	def test_no_debian_python_says_what_to_install(self):
+		from unittest import mock
+		with mock.patch.object(report_plot, 'PYTHON', os.path.join(self.tmp, 'nope')):
+			with self.assertRaisesRegex(WqKunitError, 'python3-matplotlib'):
+				report_plot.draw({}, self.tmp)
 
-	def test_queueing_and_busy_cpus_marked_under_their_numbers(self):
-		panel = self.panel(self.plot(), '6.12-mode-off-mask-full')
-		x = {t.text: t.get('x') for t in self.texts(panel, 'cpu')}
-		self.assertEqual(sorted(x, key=int), [str(c) for c in range(8)])
-		(start,), (busy,) = self.texts(panel, 'from'), self.texts(panel, 'busy')
-		self.assertEqual((start.text, start.get('x')), ('from', x['3']))
-		self.assertEqual((busy.text, busy.get('x')), ('busy', x['7']))
 
-	def test_y_axis_ticks_in_runs_on_one_scale(self):
-		root = self.plot()
-		most = max(r.runs for c in (self.off, self.on) for r in c.runs)
-		for title in ('6.12-mode-off-mask-full', '6.12-mode-on-mask-full'):
-			panel = self.panel(root, title)
-			ticks = [int(t.text) for t in self.texts(panel, 'tick')]
-			self.assertEqual(ticks, sorted(ticks))
-			self.assertEqual(ticks[0], 0)
-			self.assertGreaterEqual(ticks[-1], most)
-			self.assertGreaterEqual(len(ticks), 3)
-			self.assertIn('runs', [t.text for t in self.texts(panel)])
-		self.assertEqual(report_plot.scale(49), (50, 10))
-		self.assertEqual(report_plot.scale(21), (25, 5))
-		self.assertEqual(report_plot.scale(0), (1, 1))
+class SampleTest(unittest.TestCase):
+	"""docs/report.md's reading of the recorded sample is the sample's."""
 
-	def test_runs_after_idle_plotted_with_a_legend(self):
-		root = self.plot()
-		legend = ' '.join(t.text for t in self.texts(root, 'legend-idle'))
-		self.assertIn('runs after idle', legend)
-		patterns = {p.get('id') for p in root.iter(SVG + 'pattern')}
-		panel = self.panel(root, '6.12-mode-on-mask-full')
-		woke = [r for r in panel.iter(SVG + 'rect') if r.get('class') == 'woke']
-		self.assertEqual(len(woke), len(report.SERIES))
-		for r in woke:
-			self.assertIn(r.get('fill')[5:-1], patterns)
-		# Drawn on the bars' scale: 14 runs after idle, 12 runs on CPU0.
-		kfence = [r for r in woke if r.get('fill') == 'url(#idle3)'][0]
-		cpu0 = [r for r in panel.iter(SVG + 'rect') if r.get('class') == 'bar'
-			and r.get('fill') == report_plot.COLOURS[3]][0]
-		self.assertAlmostEqual(float(kfence.get('height')) / 14,
-				       float(cpu0.get('height')) / 12, places=1)
-		self.assertIn('14 of 15 runs after idle', kfence.find(SVG + 'title').text)
-
-	def test_no_idle_counts_says_so(self):
-		off = copy.deepcopy(self.off)
-		off.idle_counts = False
-		panel = self.panel(self.plot({'6.12': [off]}), '6.12-mode-off-mask-full')
-		self.assertFalse([r for r in panel.iter(SVG + 'rect') if r.get('class') == 'woke'])
-		self.assertIn('n/a', [t.text for t in self.texts(panel)])
-
-	def test_mask_marks_the_allowed_cpus(self):
-		little = copy.deepcopy(self.on)
-		little.mask, little.unbound = 'little', [0, 1, 2, 3]
-		root = self.plot({'6.12': [self.on, little]})
-		for title, inside in (('6.12-mode-on-mask-full', 8), ('6.12-mode-on-mask-little', 4)):
-			panel = self.panel(root, title)
-			rects = list(panel.iter(SVG + 'rect'))
-			self.assertEqual(len([r for r in rects if r.get('class') == 'mask']), inside, title)
-			self.assertEqual(len([r for r in rects if r.get('class') == 'outside']), 8 - inside)
-
-	def test_little_and_big_labelled_not_only_coloured(self):
-		panel = self.panel(self.plot(), '6.12-mode-off-mask-full')
-		self.assertEqual([t.text for t in self.texts(panel, 'kind')], ['LITTLE 0-3', 'big 4-7'])
-		okabe_ito = {'#E69F00', '#56B4E9', '#009E73', '#0072B2', '#D55E00', '#CC79A7', '#F0E442'}
-		self.assertLessEqual(set(report_plot.COLOURS), okabe_ito)
-
-	def test_too_few_runs_noted_in_the_panel(self):
-		on = copy.deepcopy(self.on)
-		on.run('system_power_efficient_wq', 'periodic').runs = 4
-		root = self.plot({'6.12': [self.off, on]})
-		notes = self.texts(self.panel(root, '6.12-mode-on-mask-full'), 'few-note')
-		self.assertEqual([n.text for n in notes],
-				 ['* too few runs to tell: system_power_efficient_wq, periodic (4)'])
-		self.assertFalse(self.texts(self.panel(root, '6.12-mode-off-mask-full'), 'few-note'))
-
-	def test_plain_svg(self):
-		root = self.plot()
-		self.assertFalse(list(root.iter(SVG + 'script')))
-		self.assertFalse([a for e in root.iter() for a in e.attrib if a.startswith('on')])
-		self.assertFalse([e for e in root.iter() if not e.tag.startswith(SVG)])
+	def test_verdicts_quoted_are_the_samples(self):
+		root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+		with open(os.path.join(root, 'docs', 'report.md'), encoding='utf-8') as f:
+			page = ' '.join(f.read().split())
+		with open(os.path.join(root, 'kunit', 'report', 'sample.md'), encoding='utf-8') as f:
+			sample = f.read()
+		works = {"the article's periodic work": 'periodic', "KFENCE's sampling work": 'kfence'}
+		quoted = re.findall(r'- (6\.\d+), (the article\'s periodic work|KFENCE\'s sampling work), '
+				    r'(LITTLE) CPUs: ([a-z ]+)\.', page)
+		self.assertEqual(len(quoted), 4)
+		for version, work, kind, verdict in quoted:
+			self.assertRegex(sample, rf'\| {re.escape(version)} \| {works[work]} \| {kind} \| '
+					 rf'[^|]+\| [^|]+\| {verdict} \|')
+		for row in re.findall(r'\| 6\.\d+ \| \w+ \| big \|[^\n]*', sample):
+			self.assertTrue(row.endswith('| within noise |'), row)

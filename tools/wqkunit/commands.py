@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, paths, report, runner, source
+from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, packages, paths, report, report_plot, runner, source
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -174,7 +174,9 @@ def all_tests(args: argparse.Namespace) -> int:
 
 def placement(args: argparse.Namespace) -> int:
 	results = {}
-	for version in _versions(args):
+	versions = _versions(args)
+	packages.ensure([report_plot.PACKAGE], say)
+	for version in versions:
 		out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
 				 runner.ExecRequest(report.configurations(), args.timeout, live=False,
 						    log_prefix='report.'))
@@ -182,9 +184,9 @@ def placement(args: argparse.Namespace) -> int:
 		if failed:
 			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
 		results[version] = [c for b in out.boots for c in _report(b)]
-	md, plot = report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
+	written = report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
 	sys.stdout.write(report.markdown(results))
-	say(f'written: {md}, {plot}')
+	say(f'written: {", ".join(written)}')
 	return 0
 
 
