@@ -9,12 +9,13 @@ import os
 import re
 import unittest
 
-from wqkunit import gate, kernels, manifest, paths, series
+from wqkunit import gate, kernels, manifest, paths, records, series
 
 COVER = os.path.join(paths.PATCHES, '0000-cover-letter.patch')
 README = os.path.join(paths.REPO, 'README.md')
 CASES = os.path.join(paths.REPO, 'docs', 'cases.md')
 CLAIMS = os.path.join(paths.REPO, 'docs', 'claims.md')
+MEASUREMENTS = os.path.join(paths.TOOLS_DIR, 'MEASUREMENTS.md')
 
 
 def text(path: str) -> str:
@@ -84,6 +85,53 @@ class FiguresTest(unittest.TestCase):
 		self.assertEqual(tuple(int(g) for g in found.groups()),
 				 (old['holds'], old['no'], old['reported'], old['not run'],
 				  new['holds'], new['no'], new['reported']))
+
+
+class RecordsTest(unittest.TestCase):
+	"""Times and counts against kunit/records.json (records --write)."""
+
+	def setUp(self):
+		self.records = records.committed()
+
+	def test_mutation_counts(self):
+		new, old = (self.records['mutation'][v] for v in ('6.12', '6.1'))
+		found = re.search(r'on 6\.12, (\d+) of (\d+) mutants .* (\d+) are equivalent and (\d+) '
+				  r'is caught only by the tools\' board check; on 6\.1, (\d+) of (\d+), '
+				  r'(\d+) equivalent, (\d+) board check only', text(COVER))
+		self.assertIsNotNone(found)
+		self.assertEqual(tuple(int(g) for g in found.groups()),
+				 (new['caught'], new['total'], new['equivalent'], new['board_check_only'],
+				  old['caught'], old['total'], old['equivalent'], old['board_check_only']))
+
+	def test_fault_counts(self):
+		new, old = (self.records['faults'][v] for v in ('6.12', '6.1'))
+		found = re.search(r'(\d+) injections on 6\.12 and (\d+) in 6\.1\'s default boot',
+				  text(COVER))
+		self.assertIsNotNone(found)
+		self.assertEqual((int(found[1]), int(found[2])), (new['injections'], old['injections']))
+		self.assertEqual((new['contained'], old['contained']),
+				 (new['injections'], old['injections']))
+
+	def test_gate_times(self):
+		"""Each gate time quoted, "M min S s (N boots)", is a recorded one."""
+		recorded = {(g['wall_s'] // 60, g['wall_s'] % 60, g['boots'])
+			    for g in self.records.get('gate', {}).values()}
+		for path in (README, COVER, MEASUREMENTS):
+			with self.subTest(path=path):
+				for quoted in re.findall(r'(\d+) min (\d+) s \((\d+) boots', text(path)):
+					self.assertIn(tuple(map(int, quoted)), recorded,
+						      f'{path}: a gate time no record backs')
+
+	def test_cache_size(self):
+		c = self.records['cache']
+		self.assertIn(f'cache held {c["total_gb"]} GB when last measured', text(README))
+		self.assertIn(f'git objects {c["src_gb"]} GB, the builds {c["build_gb"]} GB, ccache '
+			      f'{c["ccache_gb"]} GB', text(README))
+
+	def test_readme_quotes_the_last_warm_gate(self):
+		warm = self.records['gate']['warm']
+		self.assertIn(f'{warm["wall_s"] // 60} min {warm["wall_s"] % 60} s '
+			      f'({warm["boots"]} boots', text(README))
 
 
 if __name__ == '__main__':

@@ -308,7 +308,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
 		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
 			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
-			    "'claims', 'alltests', 'coverage', 'manifest', 'faults')", command='')
+			    "'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults')", command='')
 
 	def test_what_the_command_line_names_must_exist(self):
 		self.refuse(['run', '--kernel', '9.9'], "unknown kernel version '9.9': supported "
@@ -345,7 +345,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_help_still_works_on_every_command(self):
 		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
-				'claims', 'alltests', 'coverage', 'manifest', 'faults'):
+				'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults'):
 			rc, out, err = self.main([command, '--help'] if command else ['--help'])
 			self.assertEqual((rc, err), (0, ''), command)
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)

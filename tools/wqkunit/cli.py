@@ -147,18 +147,19 @@ def parser() -> argparse.ArgumentParser:
 			 help='the table (default: bench.md in the cache)')
 
 	rep = command('report', commands.placement,
-		      'where periodic work runs, per configuration: a table and a plot',
+		      'how often periodic work wakes an idle CPU, per mode: tables and figures',
 		      'Build the kernel with the placement report (CONFIG_WQ_PLACEMENT_REPORT, '
 		      'which asserts nothing) and boot it with power-efficient mode off and on; '
-		      'at boot it runs with wq_unbound_cpumask full, on the LITTLE CPUs and on '
-		      'the big ones. Write report.md (runs '
-		      'per CPU, CPUs used, LITTLE and big, runs after idle) and report.svg '
-		      '(a per-CPU histogram per configuration).')
+		      'at boot it runs, in five windows each, with wq_unbound_cpumask full, on '
+		      'the LITTLE CPUs and on the big ones. Write report.md (wake-ups per second, '
+		      'mean and spread; runs per CPU), report.png/.svg (the headline figure) and '
+		      'report-detail.png/.svg (runs per CPU), drawn with Debian\'s '
+		      'python3-matplotlib, which it installs.')
 	options.kernel(rep)
-	rep.add_argument('--out', metavar='DIR', help='where report.md and report.svg go '
+	rep.add_argument('--out', metavar='DIR', help='where the report and its figures go '
 			 '(default: report/ in the cache)')
 	options.jobs(rep)
-	options.timeout(rep, 120)
+	options.timeout(rep, 300)
 
 	table = command('claims', tables.claims_table,
 			'print the claims table from the last gate run',
@@ -168,6 +169,14 @@ def parser() -> argparse.ArgumentParser:
 	table.add_argument('--write', metavar='FILE', nargs='?', const=claims.PAGE,
 			   help='replace the table between the claims markers in FILE '
 				f'(default: {os.path.relpath(claims.PAGE, paths.REPO)})')
+
+	rec = command('records', tables.records_cmd,
+		      'the records behind the figures the README and cover letter quote',
+		      'Sum up the records the last gate (its time), mutate and faults left in '
+		      'the cache\'s logs, over kunit/records.json, and print them; with '
+		      '--write, update kunit/records.json, which tools/tests/test_figures.py '
+		      'checks the quoted figures against.')
+	rec.add_argument('--write', action='store_true', help='update kunit/records.json')
 
 	alls = command('alltests', commands.all_tests,
 		       'all-tests builds with and without the series, compared',

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import arches, boots, checkpatch, claims, coverage, kernels, lognames, packages, paths, results, runner, series
+from . import arches, boots, checkpatch, claims, coverage, kernels, lognames, packages, paths, records, report_plot, results, runner, series
 from .errors import WqKunitError
 from .runner import phase, say
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
@@ -22,9 +22,11 @@ from .staticchecks import w1
 from .steps import Step, guarded
 
 # checkpatch and kernel-doc (perl, and the modules checkpatch's SPDX check
-# imports), sparse, shellcheck,
-# and what the tools' own tests run before any build: tar's xz, git, make.
-PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck'] + packages.BUILD
+# imports), sparse, shellcheck, matplotlib for the tests of the report's
+# figures, and what the tools' own tests run before any build: tar's xz,
+# git, make.
+PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
+	    report_plot.PACKAGE] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
@@ -221,6 +223,11 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	with phase('coverage map'):
 		steps += guarded('coverage map', coverage_map)
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
+	wall = time.monotonic() - start
 	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
-			f'boots); wall {time.monotonic() - start:.0f} s', steps, out.boots)
+			f'boots); wall {wall:.0f} s', steps, out.boots)
+	if boot == 'all' and recorded and debug and self_test:
+		records.record_gate_time(os.path.join(paths.cache_dir(), 'logs'), wall, runner.PHASES,
+					 runner.PHASE_RUNS['boot'], {'passed': shown.passed,
+					 'failed': shown.failed, 'skipped': shown.skipped})
 	return shown.failed == 0

@@ -4,11 +4,12 @@ the coverage map and the regression corpus (docs/coverage.md,
 docs/corpus.md), printed or written between their markers."""
 
 import argparse
+import json
 import os
 import sys
 from typing import Callable, Optional
 
-from . import claims, coverage, paths, regressions
+from . import claims, coverage, paths, records, regressions
 from .errors import WqKunitError
 from .runner import say
 
@@ -66,4 +67,15 @@ def coverage_map(args: argparse.Namespace) -> int:
 					   f'{coverage.BEGIN} nor the corpus markers {regressions.BEGIN}')
 	for page, _, what, write, table in tables:
 		_table(table, page, what, write)
+	return 0
+
+
+def records_cmd(args: argparse.Namespace) -> int:
+	logs = os.path.join(paths.cache_dir(), 'logs')
+	if args.write:
+		held = records.write(logs)
+		say(f'{os.path.relpath(records.RECORDS, paths.REPO)}: {", ".join(sorted(held))} recorded')
+	else:
+		sys.stdout.write(json.dumps(records.summarise(logs, records.committed()), indent=1,
+					    sort_keys=True) + '\n')
 	return 0
