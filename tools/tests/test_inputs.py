@@ -117,13 +117,19 @@ class SeriesTest(TempDirTest):
 			with open(name, encoding='utf-8') as f:
 				subject = email.message_from_string(f.read())['Subject']
 			subjects.append(' '.join(subject.split()).split('] ', 1)[1])
-		shortlog = []
+		# The shortlog: per author, "Name (N):", then a subject per patch,
+		# its continuation indented further.
+		shortlog, author = [], False
 		for line in text.split('\n\n', 2)[2].splitlines():
-			if line.startswith('  workqueue: '):
+			if re.match(r'\S.* \(\d+\):$', line):
+				author = True
+			elif author and re.match(r'  \S', line):
 				shortlog.append(line.strip())
-			elif line.startswith('    ') and shortlog and line.strip():
+			elif author and line.startswith('    ') and line.strip():
 				shortlog[-1] += ' ' + line.strip()
-		self.assertEqual(shortlog, subjects)
+			elif author and line.startswith(' ') and '|' in line:
+				break
+		self.assertEqual(sorted(shortlog), sorted(subjects))
 		self.assertRegex(text, r'\nTo: .*tj@kernel.org')
 
 	def test_missing_series_file(self):
@@ -308,7 +314,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
 		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
 			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
-			    "'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults')", command='')
+			    "'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'lava')", command='')
 
 	def test_what_the_command_line_names_must_exist(self):
 		self.refuse(['run', '--kernel', '9.9'], "unknown kernel version '9.9': supported "
@@ -345,7 +351,7 @@ class CommandLineTest(TempDirTest):
 
 	def test_help_still_works_on_every_command(self):
 		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
-				'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults'):
+				'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'lava'):
 			rc, out, err = self.main([command, '--help'] if command else ['--help'])
 			self.assertEqual((rc, err), (0, ''), command)
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, claims, commands, coverage, faults, options, paths, regressions, tables
+from . import arches, claims, commands, coverage, faults, lava, lavacmd, options, paths, regressions, tables
 from .errors import WqKunitError
 
 
@@ -236,6 +236,27 @@ def parser() -> argparse.ArgumentParser:
 			 help='inject into this case only (repeatable)')
 	options.jobs(fau)
 	options.timeout(fau, 120)
+
+	lav = command('lava', lavacmd.lava_jobs,
+		      'write a LAVA job for QEMU or a real board, and run the QEMU one',
+		      'Write a LAVA job that boots the suite built in and reports one LAVA '
+		      'test case per KUnit case (a monitors test, one monitor per suite), '
+		      'and check it against LAVA\'s own schema (Debian\'s lava-common, '
+		      'installed). For qemu, the job boots the tools\' build of the default '
+		      'configuration on their board, which the command runs first; with '
+		      '--run, lava-run (lava-dispatcher, not installed by the tools) runs '
+		      'it and its per-case results must equal the tools\' run. For a board, '
+		      'the lab builds the kernel: docs/lava.md.')
+	lav.add_argument('--kernel', metavar='VERSION', help='one version (default: the newest)')
+	lav.add_argument('--device', choices=lava.DEVICES, default='qemu',
+			 help='LAVA device type (default: qemu)')
+	lav.add_argument('--url', default=lava.DEFAULT_URL,
+			 help='where a lab serves the board builds (default: %(default)s)')
+	lav.add_argument('--out', metavar='DIR', help='where the job goes (default: lava/ in '
+			 'the cache)')
+	lav.add_argument('--run', action='store_true', help='run the qemu job with lava-run')
+	options.jobs(lav)
+	options.timeout(lav, 300)
 	return top
 
 

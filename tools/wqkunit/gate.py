@@ -7,6 +7,7 @@ and counted in its last line."""
 
 import concurrent.futures
 import contextlib
+import glob
 from dataclasses import replace
 import os
 import subprocess
@@ -14,7 +15,7 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import arches, boots, checkpatch, claims, coverage, kernels, lognames, packages, paths, records, report_plot, results, runner, series
+from . import arches, boots, checkpatch, claims, coverage, kernels, lava, lavacmd, lognames, packages, paths, records, report_plot, results, runner, series
 from .errors import WqKunitError
 from .runner import phase, say
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
@@ -26,7 +27,7 @@ from .steps import Step, guarded
 # figures, and what the tools' own tests run before any build: tar's xz,
 # git, make.
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
-	    report_plot.PACKAGE] + packages.BUILD
+	    report_plot.PACKAGE, lava.PACKAGE] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each.
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
@@ -129,6 +130,15 @@ def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None
 	return shown
 
 
+def lava_jobs() -> Step:
+	"""The example LAVA jobs for real boards (kunit/lava/) pass LAVA's own
+	schema (lava-common)."""
+	files = sorted(glob.glob(os.path.join(lava.EXAMPLES, '*.yaml')))
+	lavacmd.validate(files)
+	say(f'LAVA jobs: {len(files)} valid')
+	return Step('LAVA jobs', True, '')
+
+
 def gate_boots(boot: str, version: str, versions: List[str]) -> List[boots.Boot]:
 	"""The configurations the gate boots on @version: @boot's, the module
 	boot on the newest version only.  Its build (CONFIG_MODULES=y) redoes
@@ -222,11 +232,14 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		steps += guarded('checkpatch and shellcheck', lambda: style(out.tree))
 	with phase('coverage map'):
 		steps += guarded('coverage map', coverage_map)
+	with phase('LAVA jobs'):
+		steps += guarded('LAVA jobs', lava_jobs)
 	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
 	wall = time.monotonic() - start
 	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
 			f'boots); wall {wall:.0f} s', steps, out.boots)
-	if boot == 'all' and recorded and debug and self_test:
+	# A record of a full gate that passed: what the README quotes.
+	if boot == 'all' and recorded and debug and self_test and shown.failed == 0:
 		records.record_gate_time(os.path.join(paths.cache_dir(), 'logs'), wall, runner.PHASES,
 					 runner.PHASE_RUNS['boot'], {'passed': shown.passed,
 					 'failed': shown.failed, 'skipped': shown.skipped})
