@@ -153,7 +153,8 @@ class FigureTest(TempDirTest):
 	"""The figures drawn by matplotlib from one kernel's recorded report."""
 
 	def test_png_and_svg_written(self):
-		results = {'6.12': report.parse(console('pe0')) + report.parse(console('pe1'))}
+		# The full mask only: a headline and two detail panels draw faster.
+		results = {'6.12': [recorded('pe0'), recorded('pe1')]}
 		written = report.write(results, self.tmp)
 		self.assertEqual([os.path.basename(p) for p in written],
 				 ['report.md'] + list(report_plot.FIGURES))
@@ -163,7 +164,7 @@ class FigureTest(TempDirTest):
 					head = f.read(24)
 				self.assertEqual(head[:8], b'\x89PNG\r\n\x1a\n')
 				width, height = struct.unpack('>II', head[16:24])
-				self.assertGreater(width, 500)
+				self.assertGreater(width, 300)
 			elif path.endswith('.svg'):
 				root = ET.parse(path).getroot()
 				self.assertEqual(root.tag, SVG + 'svg')

@@ -18,16 +18,20 @@ from .errors import WqKunitError
 
 RECORDS = os.path.join(paths.KUNIT_DIR, 'records.json')
 GATE_TIME = 'gate-time.json'
-# A gate whose builds took longer than this built at least one kernel from
-# scratch: a cold gate.  An incremental build takes about 20 s.
+# A gate whose builds took longer than COLD_BUILD_S built at least one
+# kernel from scratch: a cold gate; one whose builds took less than
+# WARM_BUILD_S only checked that nothing changed: a warm one.  Between the
+# two, the series changed and every kernel was rebuilt incrementally.
 COLD_BUILD_S = 300
+WARM_BUILD_S = 60
 
 
 def record_gate_time(logs_root: str, wall: float, phases: Mapping[str, float], boots: int,
 		     counts: Mapping[str, int]) -> str:
 	"""Write what this gate took to @logs_root/gate-time.json; its kind,
-	cold or warm, comes from its build time."""
-	kind = 'cold' if phases.get('build', 0.0) > COLD_BUILD_S else 'warm'
+	cold, rebuilt or warm, comes from its build time."""
+	build = phases.get('build', 0.0)
+	kind = 'cold' if build > COLD_BUILD_S else 'warm' if build < WARM_BUILD_S else 'rebuilt'
 	record = {'time': time.strftime('%Y-%m-%d %H:%M:%S'), 'kind': kind,
 		  'wall_s': round(wall), 'boots': boots,
 		  'phases_s': {k: round(v, 1) for k, v in phases.items()}, **counts}

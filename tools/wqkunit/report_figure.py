@@ -122,17 +122,20 @@ def main(argv):
 		print(__doc__)
 		return 0 if len(argv) == 2 else 2
 	try:
+		with open(argv[1], encoding='utf-8') as f:
+			spec = json.load(f)
+	except (OSError, ValueError) as e:
+		fail(f'cannot read {argv[1]}: {e}')
+	if not isinstance(spec, dict) or not all(isinstance(spec.get(k), list)
+						 for k in ('headline', 'detail')):
+		fail(f'{argv[1]} is not a report: no headline and detail panels')
+	try:
 		import matplotlib
 		matplotlib.use('Agg')
 		import matplotlib.pyplot as plt
 	except ImportError:
 		fail('matplotlib is missing: apt-get install python3-matplotlib')
 	plt.rcParams['svg.hashsalt'] = 'wq-kunit'
-	try:
-		with open(argv[1], encoding='utf-8') as f:
-			spec = json.load(f)
-	except (OSError, ValueError) as e:
-		fail(f'cannot read {argv[1]}: {e}')
 	try:
 		headline(plt, spec, argv[2])
 		detail(plt, spec, argv[2])
