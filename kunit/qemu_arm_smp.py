@@ -21,6 +21,8 @@
 # "--", so that the kunit_shutdown=reboot kunit.py appends goes to /init
 # instead of shutting the kernel down before the module is loaded.
 #
+# WQ_KUNIT_NUMA=2 (arm64) puts each half of the board in a NUMA node of its own.
+#
 # WQ_KUNIT_SMP sets the CPU count (1 to 8, default 8), WQ_KUNIT_BOARD=homogeneous
 # boots QEMU's own device tree, every CPU alike; the board's is cached in
 # $WQ_KUNIT_CACHE, else $XDG_CACHE_HOME/wq-kunit, else ~/.cache/wq-kunit.
@@ -69,6 +71,34 @@ def _smp():
 	if smp not in [str(n) for n in range(1, 9)]:
 		raise ValueError(f'WQ_KUNIT_SMP={smp}: the board has 1 to 8 CPUs')
 	return int(smp)
+
+
+def _numa():
+	"""WQ_KUNIT_NUMA: 0 (one node, the default) or 2, the board's halves in
+	two NUMA nodes of half the memory each; arm64 only, as 32-bit ARM has
+	no NUMA."""
+	nodes = os.environ.get('WQ_KUNIT_NUMA') or '0'
+	if nodes not in ('0', '2'):
+		raise ValueError(f'WQ_KUNIT_NUMA={nodes}: 0 or 2 nodes')
+	if nodes == '2' and ARCH != 'arm64':
+		raise ValueError('WQ_KUNIT_NUMA=2: only on arm64 (32-bit ARM has no NUMA)')
+	return int(nodes)
+
+
+def _numa_args(cpus):
+	"""QEMU's arguments for the NUMA nodes: one memory backend each (QEMU
+	7.2 refuses -numa node,mem= on virt), CPUs 0..N/2-1 and N/2..N-1."""
+	if not NUMA:
+		return []
+	if cpus < NUMA:
+		raise ValueError(f'WQ_KUNIT_NUMA={NUMA}: needs {NUMA} CPUs, has {cpus}')
+	size = int(MEMORY) // NUMA
+	args = []
+	for node in range(NUMA):
+		low, high = node * cpus // NUMA, (node + 1) * cpus // NUMA - 1
+		args += ['-object', f'memory-backend-ram,id=m{node},size={size}M',
+			 '-numa', f'node,nodeid={node},cpus={low}-{high},memdev=m{node}']
+	return args
 
 
 def _homogeneous():
@@ -144,7 +174,8 @@ def _topology(cpus):
 
 def device_tree(cpus):
 	"""The board's device tree for @cpus CPUs, generated once and cached."""
-	path = os.path.join(_cache(), 'dtb', f'biglittle-{ARCH}-{cpus}cpu-{MEMORY}m.dtb')
+	numa = f'-numa{NUMA}' if NUMA else ''
+	path = os.path.join(_cache(), 'dtb', f'biglittle-{ARCH}-{cpus}cpu-{MEMORY}m{numa}.dtb')
 	if os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(__file__):
 		return path
 	os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -155,7 +186,8 @@ def device_tree(cpus):
 	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
 	# qemu-system-arm installed without its recommends does not have.
 	_run([QEMU, '-nodefaults', '-machine', f'virt,dumpdtb={raw},dtb-randomness=off',
-	      '-cpu', CPU, '-smp', _topology(cpus), '-m', MEMORY, '-nographic'])
+	      '-cpu', CPU, '-smp', _topology(cpus), '-m', MEMORY, '-nographic'] +
+	     _numa_args(cpus))
 	dts = _run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], text=True).stdout
 	edited = _big_little(dts, cpus)
 	if edited.count('capacity-dmips-mhz') != cpus:
@@ -168,6 +200,7 @@ def device_tree(cpus):
 
 
 CPUS = _smp()
+NUMA = _numa()
 INITRD = os.environ.get('WQ_KUNIT_INITRD')
 # The homogeneous board is QEMU's machine as it is: every CPU alike.
 BOARD = [] if _homogeneous() else ['-dtb', device_tree(CPUS)]
@@ -182,5 +215,6 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   kernel_path='arch/arm/boot/zImage' if ARCH == 'arm' else
 			   'arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0' + (' --' if INITRD else ''),
-			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + BOARD +
+			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + _numa_args(CPUS) +
+			   BOARD +
 			   (['-initrd', INITRD] if INITRD else []))

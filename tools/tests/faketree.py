@@ -93,7 +93,7 @@ class FakeTreeTest(TempDirTest):
 			f.write(text)
 		with mock.patch.object(paths, 'BOOTS', ini), \
 		     mock.patch.object(boots.load, '__defaults__', (ini,)), \
-		     mock.patch.object(boots.select, '__defaults__', (ini,)):
+		     mock.patch.object(boots.select, '__defaults__', (ini, 'arm')):
 			yield
 
 	def main(self, *argv):

@@ -113,6 +113,22 @@ class BoardCheckTest(TempDirTest):
 		self.assertIsNone(board.check(_topology([1024] * 3), 3, board.HOMOGENEOUS))
 		self.assertIsNone(board.check(_topology([1024]), 1))
 
+	def test_numa_nodes_are_the_boards(self):
+		def with_nodes(nodes):
+			return ''.join(f'[    1.0] workqueue_topology: topology: cpu{cpu} online capacity '
+				       f'{538 if cpu < 4 else 1024} cluster -1 core 0 package 0 node {n} '
+				       f'shares cache with {cpu},\n' for cpu, n in enumerate(nodes))
+		self.assertIsNone(board.check(with_nodes([0] * 4 + [1] * 4), 8, numa=2))
+		self.assertIsNone(board.check(with_nodes([0] * 8), 8))
+		self.assertEqual(board.check(with_nodes([0] * 8), 8, numa=2),
+				 "the guest's CPUs are in NUMA nodes [0, 0, 0, 0, 0, 0, 0, 0], "
+				 "the board's in [0, 0, 0, 0, 1, 1, 1, 1]")
+		self.assertEqual(board.check(with_nodes([0] * 4 + [1] * 4), 8),
+				 "the guest's CPUs are in NUMA nodes [0, 0, 0, 0, 1, 1, 1, 1], "
+				 "the board's in [0, 0, 0, 0, 0, 0, 0, 0]")
+		self.assertEqual(board.check(_topology([538] * 4 + [1024] * 4), 8, numa=2),
+				 'no NUMA nodes printed, the board has 2')
+
 	def test_no_topology_printed_is_checked_only_in_a_filtered_run(self):
 		self.assertIsNone(board.check('ok 1 broken_workqueue\n', 8, filtered=True))
 

@@ -25,7 +25,7 @@ def _boot(name):
 	return boots.Boot(name=name, description=name, kernel_args=[], kernels=None)
 
 
-def _select(name, version, *args):
+def _select(name, version, *args, **kwargs):
 	"""boots.select over the configurations data/logs/ has."""
 	return [_boot('default')] + ([] if name == 'default' else [_boot('nohz-full')])
 
@@ -261,7 +261,7 @@ class GateTest(TempDirTest):
 		runs = claims.gate_runs(root, filtered=True)
 		self.assertEqual({v: sorted(r) for v, r in runs.items()},
 				 {'6.1': ['default', 'nohz-full'], '6.12': ['default', 'nohz-full'],
-				  '6.12-arm64': ['default']})
+				  '6.1-arm64': ['default'], '6.12-arm64': ['default']})
 		self.assertEqual(runs['6.12']['default'].results[
 			'workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0'], 'PASS')
 		# A later run with 4 CPUs replaces a log the gate recorded.

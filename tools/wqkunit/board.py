@@ -18,6 +18,7 @@ PREFIX = 'board check: '
 CAUGHT_BY = 'board'
 
 _LINE = re.compile(r'topology: cpu(\d+) (online|offline) capacity (\d+)')
+_NODE = re.compile(r'topology: cpu(\d+) .* node (-?\d+) shares cache')
 
 
 def topology(console: str) -> Dict[int, tuple]:
@@ -30,11 +31,31 @@ def topology(console: str) -> Dict[int, tuple]:
 NOT_PRINTED = 'no topology lines on the console: the workqueue_topology suite did not run'
 
 
+def nodes(console: str) -> Dict[int, int]:
+	"""CPU -> NUMA node as the suite printed them (not before it did)."""
+	return {int(cpu): int(node) for cpu, node in _NODE.findall(console)}
+
+
+def _check_nodes(console: str, cpus: int, numa: int) -> Optional[str]:
+	"""Why the CPUs' nodes are not the board's: one node, or with @numa
+	its halves in nodes 0 and 1."""
+	seen = nodes(console)
+	if not seen:
+		return f'no NUMA nodes printed, the board has {numa}' if numa else None
+	want = {cpu: (cpu * numa // cpus if numa else 0) for cpu in range(cpus)}
+	got = {cpu: seen.get(cpu) for cpu in range(cpus)}
+	if got != want:
+		return (f'the guest\'s CPUs are in NUMA nodes {[got[c] for c in range(cpus)]}, '
+			f'the board\'s in {[want[c] for c in range(cpus)]}')
+	return None
+
+
 def check(console: str, cpus: int, board: str = BIG_LITTLE,
-	  filtered: bool = False) -> Optional[str]:
-	"""Why the guest of @console is not @board with @cpus CPUs all online,
-	or None if it is.  Fails closed: no topology lines is a reason,
-	unless the run was @filtered to some suites."""
+	  filtered: bool = False, numa: int = 0) -> Optional[str]:
+	"""Why the guest of @console is not @board with @cpus CPUs all online
+	(in @numa NUMA nodes, else one), or None if it is.  Fails closed: no
+	topology lines is a reason, unless the run was @filtered to some
+	suites."""
 	seen = topology(console)
 	if not seen:
 		return None if filtered else NOT_PRINTED
@@ -50,4 +71,4 @@ def check(console: str, cpus: int, board: str = BIG_LITTLE,
 		shape = f'{little} LITTLE CPUs then {cpus - little} big' if little else \
 			f'{cpus} CPUs of one capacity'
 		return f'the guest is not the {board} board ({shape}): capacities {caps}'
-	return None
+	return _check_nodes(console, cpus, numa)

@@ -56,7 +56,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		try:
 			initrd = modboot.initrd(kunit, b.module) if b.module else ''
 			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
-					  on_line=follow, board=ex.board, initrd=initrd)
+					  on_line=follow, board=ex.board, initrd=initrd, numa=b.numa)
 		except WqKunitError as e:
 			error = str(e)
 		if not os.path.exists(console):

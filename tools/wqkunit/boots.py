@@ -30,10 +30,13 @@ class Boot:
 	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
 	unbound_cpumask: str = ALL	# what wq_unbound_cpumask must be at boot
 	module: str = ''		# the suite's module, loaded by the guest's /init
+	numa: int = 0			# NUMA nodes of the board, halves of the CPUs
+	arches: Optional[Tuple[str, ...]] = None	# None: every architecture
 
-	def applies_to(self, version: Optional[str]) -> bool:
-		"""True for @version, or for any version if None."""
-		return version is None or self.kernels is None or version in self.kernels
+	def applies_to(self, version: Optional[str], arch: Optional[str] = None) -> bool:
+		"""True for @version (any if None) on @arch (any if None)."""
+		return (version is None or self.kernels is None or version in self.kernels) and \
+			(arch is None or self.arches is None or arch in self.arches)
 
 	def args_for(self, cpus: int) -> Optional[List[str]]:
 		"""The kernel arguments for a board of @cpus CPUs, "{big}" made
@@ -146,24 +149,32 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 			if term != 'minus' and term not in (ALL, BIG, LITTLE) and not _cpus(term):
 				raise WqKunitError(f'{path}: [{name}] unbound_cpumask: {term!r} is '
 						   f'none of {ALL} {BIG} {LITTLE}, minus or a CPU list')
+		numa = sec.get('numa', '0')
+		if numa not in ('0', '2'):
+			raise WqKunitError(f'{path}: [{name}] numa: {numa!r} is not 0 or 2')
+		arches = tuple(sec.get('arches', '').split()) or None
 		boots.append(Boot(name=name, description=sec.get('description', ''),
 				  kernel_args=sec.get('kernel_args', '').split(),
 				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
-				  module=sec.get('module', '')))
+				  module=sec.get('module', ''), numa=int(numa), arches=arches))
 	return boots
 
 
-def select(name: str, version: Optional[str], path: str = paths.BOOTS) -> List[Boot]:
+def select(name: str, version: Optional[str], path: str = paths.BOOTS,
+	   arch: Optional[str] = 'arm') -> List[Boot]:
 	"""The configurations @name stands for ('all': every one) on @version
-	(None: on some version)."""
+	(None: on some version) and @arch (None: on some architecture)."""
 	boots = load(path)
 	if name == 'all':
-		return [b for b in boots if b.applies_to(version)]
+		return [b for b in boots if b.applies_to(version, arch)]
 	for boot in boots:
 		if boot.name == name:
 			if not boot.applies_to(version):
 				raise WqKunitError(f'boot configuration {name!r} does not apply to '
 						   f'{version} (only {", ".join(boot.kernels or [])})')
+			if not boot.applies_to(version, arch):
+				raise WqKunitError(f'boot configuration {name!r} does not apply to '
+						   f'--arch {arch} (only {", ".join(boot.arches or [])})')
 			return [boot]
 	raise WqKunitError(f'unknown boot configuration {name!r}: known are '
 			   f'{", ".join(b.name for b in boots)}, all')

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
 		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
 	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
 				  arch=arch.name)
-	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version), args.timeout,
+	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version, arch=arch.name),
+						 args.timeout,
 						 (smp,), kunit_args=args.kunit_args,
 						 json=args.json,
 						 board=board.HOMOGENEOUS if args.homogeneous

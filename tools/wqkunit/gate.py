@@ -29,8 +29,12 @@ from .steps import Step, guarded
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
 	    report_plot.PACKAGE, lava.PACKAGE] + packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
-# the default configuration once each.
+# the default configuration once each, or those made for that
+# architecture alone: on arm64 the two-node NUMA board, which has the
+# default board's clusters too, and which every kernel boots (6.1's
+# per-node pools and 6.12's numa scope need two nodes to show).
 OTHER_ARCHES = ('arm64', 'x86_64', 'um')
+NUMA_ARCH = 'arm64'
 # Boots two at a time: a guest waits more than it computes (a boot keeps
 # 0.7 of a host core busy on average), and the suite's verdicts hold on a
 # host so loaded (soak --load).
@@ -199,6 +203,9 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 				('debug', version, debug_job(version, jobs, timeout, held))) or [])
 		for name in OTHER_ARCHES:
 			label, job = arch_job(name, versions[-1], jobs, timeout, smp, recorded, held)
+			todo.append(('arch', label, job))
+		for version in versions[:-1]:
+			label, job = arch_job(NUMA_ARCH, version, jobs, timeout, smp, recorded, held)
 			todo.append(('arch', label, job))
 		# The debug guests after the others, beside each other only: a
 		# debug kernel keeps 1.5 host cores busy, and a guest beside it

@@ -53,11 +53,13 @@ def guarded_job(kind: str, what: str, job: Job) -> Tuple[runner.Outcome, List[St
 def arch_job(name: str, version: str, jobs: int, timeout: int, smp: int, recorded: bool,
 	     held: contextlib.ExitStack) -> Tuple[str, Job]:
 	"""@version built for architecture @name: its build label, and what
-	boots its default configuration."""
+	boots the configurations made for that architecture alone (the NUMA
+	board), else its default one."""
 	arch = arches.get(name)
 	req = runner.BuildRequest(version, jobs=jobs, arch=name)
+	own = [b for b in boots.select('all', version, arch=name) if b.arches]
 	_, boot = runner.built(req, runner.ExecRequest(
-		boots.select('default', version), timeout, (smp,), board=arch.board,
+		own or boots.select('default', version), timeout, (smp,), board=arch.board,
 		explain=False, live=False, require_manifest=recorded), held)
 	return req.label, boots_job(f'boots {version}/{name}', boot)
 

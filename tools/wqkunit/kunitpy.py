@@ -145,7 +145,8 @@ class Kunit:
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
 		 console: str, cpus: int = 8,
 		 on_line: Optional[Callable[[str], None]] = None,
-		 board: Optional[str] = board_mod.BIG_LITTLE, initrd: str = '') -> float:
+		 board: Optional[str] = board_mod.BIG_LITTLE, initrd: str = '',
+		 numa: int = 0) -> float:
 		"""Boot the built kernel once on @board with @cpus CPUs, the whole
 		console into @console, each line also to @on_line as QEMU prints it;
 		with @initrd, an initramfs for the QEMU configuration to pass."""
@@ -159,6 +160,7 @@ class Kunit:
 		# cache absolute, as kunit.py changes to the tree's directory.
 		env = dict(os.environ, WQ_KUNIT_SMP=str(cpus), WQ_KUNIT_BOARD=board or '',
 			   WQ_KUNIT_ARCH=self.arch.name, WQ_KUNIT_INITRD=initrd,
+			   WQ_KUNIT_NUMA=str(numa),
 			   PYTHONUNBUFFERED='1',
 			   WQ_KUNIT_CACHE=paths.cache_dir())
 		with open(console, 'w', encoding='utf-8') as out, \

@@ -174,7 +174,7 @@ def named(args: argparse.Namespace, prog: str) -> None:
 		if kernel:
 			kernels.check(kernel)
 		if isinstance(boot, str):
-			boots.select(boot, kernel)
+			boots.select(boot, kernel, arch=getattr(args, 'arch', None) or 'arm')
 	except WqKunitError as e:
 		raise Usage(str(e), prog) from None
 	arch = getattr(args, 'arch', None)

@@ -119,6 +119,17 @@ def _unbound(line, args, arch):
 	return line[:said.start(1)] + shown + line[said.end(1):]
 
 
+def _node(line):
+	"""A topology line with the node of its CPU on the board asked for
+	(WQ_KUNIT_NUMA: its halves in two nodes), where the recording has none."""
+	found = re.search(r'topology: cpu(\d+) .* package -?\d+ (?!node)', line)
+	if not found:
+		return line
+	numa, cpus = int(os.environ.get('WQ_KUNIT_NUMA') or 0), int(os.environ.get('WQ_KUNIT_SMP') or 8)
+	node = int(found.group(1)) * numa // cpus if numa else 0
+	return line[:found.end()] + f'node {node} ' + line[found.end():]
+
+
 def execute(argv):
 	args = ' '.join(_opt(argv, 'kernel_args'))
 	name, sleep, wait = 'pass', 0.0, False
@@ -145,6 +156,7 @@ def execute(argv):
 			if line is None:
 				continue
 			line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
+			line = _node(line)
 			if name == 'report':
 				# The recording's mode, made the one asked for.
 				asked = re.search(r'power_efficient=(\w+)', args)
