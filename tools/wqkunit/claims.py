@@ -265,7 +265,9 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 		reported = next((sec[k] for k in ('mode', 'placement', 'share', 'idle') if k in sec), '')
 		evidence = evidence or sec.get('source', '') or \
 			reported.split(':')[0] + ' (reported)'
-		cells = [_settle(sec, row_runs[v], trees[v]) for v in versions]
+		only = sec.get('kernels', '').split()
+		cells = [_settle(sec, row_runs[v], trees[v]) if not only or v in only else 'not run'
+			 for v in versions]
 		if sec.getboolean('guaranteed', False):
 			for version, cell in zip(versions, cells):
 				if cell.startswith('reported:'):
