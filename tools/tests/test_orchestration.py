@@ -102,9 +102,10 @@ class PassingTreeTest(FakeTreeTest):
 			rc, out = self.main('check', '--boot', 'default')
 		self.assertEqual(rc, 0, out)
 		for version in kernels.supported():
-			# The same debug kernel caught it in the first run.
-			self.assertIn(f'{version} debug: the broken case: caught by this kernel before', out)
-			self.assertNotIn(f'{version} debug [broken-case]', out)
+			# The same debug kernel passed and caught it in the first run.
+			self.assertIn(f'{version} debug: the suite passed and the broken case was caught '
+				      'by this kernel before: not booted again', out)
+			self.assertNotIn(f'{version} debug [', out)
 		self.assertIn('checkpatch --strict and shellcheck: clean', out)
 		# Nothing changed since the first run: no build, the debug ones
 		# included, and no W=1 compilation.

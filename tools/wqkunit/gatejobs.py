@@ -24,6 +24,8 @@ BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone'
 # In the debug build directory: the inputs of the kernel that last caught
 # the broken case, and the tools' code that judged it.
 CAUGHT = '.wq-kunit-broken-caught'
+# The debug suite's boot passed on the kernel of this key (as CAUGHT)
+PASSED = '.wq-kunit-debug-passed'
 CAUGHT_BY = [os.path.join(paths.TOOLS_DIR, 'wqkunit', f) for f in ('verdict.py', 'splats.py')]
 # The debug boots' CPUs: the checkers watch the same code on half the
 # board (two LITTLE, two big) at less than half the cost (6.12: 29 s
@@ -70,7 +72,10 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 	naming its report.  The broken case is not booted again for a kernel
 	built from the same inputs (stamps.BUILD) as one that caught it, with
 	the same verdict code (CAUGHT_BY): its boot would give the same
-	answer.  The job's outcome has the suite's boot only."""
+	answer; nor is the suite, once it passed on that kernel, as W=1 is
+	not compiled again (the debug kernel is the slowest to boot, and
+	its reports come from the kernel's code, which did not change).
+	The job's outcome has the suite's boot only."""
 	suite = boots.select('default', version)[0]
 	suite = boots.Boot(name=suite.name, description=suite.description,
 			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
@@ -82,8 +87,15 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 	inputs = stamps.read(os.path.join(req.build_path, stamps.BUILD))
 	key = inputs and inputs + stamps.of_files(CAUGHT_BY)
 	known = bool(key) and key == stamps.read(caught_by)
+	passed_by = os.path.join(req.build_path, PASSED)
+	passed = known and key == stamps.read(passed_by)
 
 	def job() -> Tuple[runner.Outcome, List[Step]]:
+		if passed:
+			line = f'{version} debug: the suite passed and the broken case was caught ' \
+				'by this kernel before: not booted again'
+			say(line)
+			return runner.Outcome(lines=[line]), [Step(f'boots {version} debug', True)]
 		done = boot(skip=[BROKEN_BOOT.name] if known else [])
 		runner.explain([done.last(suite.name)])
 		out = runner.Outcome(boots=[done.last(suite.name)], tree=done.tree,
@@ -108,5 +120,8 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 					  '' if caught else f'not among the failures of {broken.label}'))
 		out.lines.append(line)
 		say(line)
+		if caught and key and all(b.judged.passed for b in out.boots):
+			with contextlib.suppress(OSError):
+				stamps.write(passed_by, key)
 		return out, steps
 	return job
