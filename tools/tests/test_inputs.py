@@ -236,6 +236,19 @@ class CommandLineTest(TempDirTest):
 			    "unexpected argument '6.12': a kernel version goes with --kernel")
 		self.refuse(['check', 'now'], "unexpected argument 'now'")
 
+	def test_a_board_of_another_architecture_is_refused(self):
+		self.refuse(['run', '--boot', 'numa'],
+			    "boot configuration 'numa' does not apply to --arch arm (only arm64)")
+		self.refuse(['run', '--arch', 'x86_64', '--boot', 'numa'],
+			    "boot configuration 'numa' does not apply to --arch x86_64 (only arm64)")
+
+	def test_lava_refuses_what_it_does_not_know(self):
+		self.refuse(['lava', '--device', 'pdp11'],
+			    "argument --device: invalid choice: 'pdp11' (choose from 'qemu', "
+			    "'odroid-xu3', 'rk3399-rock-pi-4b', 'juno-uboot')")
+		self.refuse(['lava', '--kernel', '5.10'],
+			    "unknown kernel version '5.10': supported are 6.1, 6.12")
+
 	def test_only_run_takes_arguments_after_dashes(self):
 		for command in ('check', 'soak', 'mutate', 'bench', 'report', 'claims',
 				'alltests', 'coverage', 'manifest', 'faults'):
