@@ -6,18 +6,11 @@ accepts the jobs (where Debian's lava-common is installed: the gate's)."""
 import glob
 import os
 import re
-import subprocess
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit import lava, lavacmd, results
+from wqkunit import debianpy, lava, lavacmd, results
 from wqkunit.errors import WqKunitError
-
-
-def has_lava_common() -> bool:
-	return os.access(lavacmd.PYTHON, os.X_OK) and subprocess.run(
-		[lavacmd.PYTHON, '-c', 'import lava_common.schemas'], capture_output=True,
-		check=False).returncode == 0
 
 
 def monitored(console: str) -> dict:
@@ -96,7 +89,7 @@ class JobTest(TempDirTest):
 				 '    e: []\nf: {}\n')
 
 
-@unittest.skipUnless(has_lava_common(), 'needs Debian\'s lava-common (the gate installs it)')
+@unittest.skipUnless(debianpy.has('lava_common.schemas'), 'needs Debian\'s lava-common (the gate installs it)')
 class SchemaTest(TempDirTest):
 	def test_jobs_and_device_pass_lavas_schema(self):
 		job = os.path.join(self.tmp, 'job.yaml')

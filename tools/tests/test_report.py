@@ -5,12 +5,11 @@ import json
 import os
 import re
 import struct
-import subprocess
 import unittest
 import xml.etree.ElementTree as ET
 
 from tests.util import DATA, TempDirTest, has_matplotlib
-from wqkunit import report, report_plot
+from wqkunit import debianpy, report, report_plot
 from wqkunit.errors import WqKunitError
 
 SVG = '{http://www.w3.org/2000/svg}'
@@ -178,15 +177,13 @@ class FigureTest(TempDirTest):
 		data = os.path.join(self.tmp, 'bad.json')
 		with open(data, 'w', encoding='utf-8') as f:
 			json.dump({'headline': 'nonsense'}, f)
-		proc = subprocess.run([report_plot.PYTHON, report_plot.SCRIPT, data, self.tmp],
-				      capture_output=True, text=True, check=False)
+		proc = debianpy.run(report_plot.SCRIPT, [data, self.tmp], report_plot.PACKAGE)
 		self.assertEqual(proc.returncode, 2)
 		self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 		self.assertIn('is not a report', proc.stderr)
 
 	def test_help(self):
-		proc = subprocess.run([report_plot.PYTHON, report_plot.SCRIPT, '--help'],
-				      capture_output=True, text=True, check=False)
+		proc = debianpy.run(report_plot.SCRIPT, ['--help'], report_plot.PACKAGE)
 		self.assertEqual(proc.returncode, 0)
 		self.assertIn('report_figure.py REPORT.json DIR', proc.stdout)
 
@@ -194,8 +191,8 @@ class FigureTest(TempDirTest):
 class MissingPythonTest(TempDirTest):
 	def test_no_debian_python_says_what_to_install(self):
 		from unittest import mock
-		with mock.patch.object(report_plot, 'PYTHON', os.path.join(self.tmp, 'nope')):
-			with self.assertRaisesRegex(WqKunitError, 'python3-matplotlib'):
+		with mock.patch.object(debianpy, 'PYTHON', os.path.join(self.tmp, 'nope')):
+			with self.assertRaisesRegex(WqKunitError, 'python3-matplotlib needs Debian'):
 				report_plot.draw({}, self.tmp)
 
 

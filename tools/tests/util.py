@@ -76,8 +76,5 @@ def snapshot(tree: str) -> dict:
 def has_matplotlib() -> bool:
 	"""Whether Debian's Python, which draws the report's figures, has
 	python3-matplotlib (the gate installs it)."""
-	from wqkunit import report_plot
-	if not os.access(report_plot.PYTHON, os.X_OK):
-		return False
-	return subprocess.run([report_plot.PYTHON, '-c', 'import matplotlib'],
-			      capture_output=True, check=False).returncode == 0
+	from wqkunit import debianpy
+	return debianpy.has('matplotlib')

@@ -11,19 +11,13 @@ import subprocess
 import tempfile
 from typing import Dict, List
 
-from . import boots, kernels, lava, packages, paths, results, runner
+from . import boots, debianpy, kernels, lava, packages, paths, results, runner
 from .errors import WqKunitError
 from .runner import say
 
-PYTHON = '/usr/bin/python3'
-
-
 def helper(*args: str) -> subprocess.CompletedProcess:
 	"""lava_helper.py under Debian's Python, which has lava-common."""
-	if not os.access(PYTHON, os.X_OK):
-		raise WqKunitError(f'{PYTHON} is missing: LAVA\'s schema needs Debian\'s {lava.PACKAGE}')
-	return subprocess.run([PYTHON, lava.HELPER, *args], capture_output=True, text=True,
-			      check=False)
+	return debianpy.run(lava.HELPER, list(args), lava.PACKAGE)
 
 
 def validate(files: List[str]) -> None:

@@ -1,17 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The placement report's figures: what to draw, as JSON, handed to
-report_figure.py, which draws it with Debian's python3-matplotlib under
-/usr/bin/python3 (the tools may run under another Python)."""
+report_figure.py, which draws it with Debian's python3-matplotlib
+(debianpy)."""
 
 import json
 import os
-import subprocess
 from typing import Dict, List
 
-from . import report
+from . import debianpy, report
 from .errors import WqKunitError
 
-PYTHON = '/usr/bin/python3'
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'report_figure.py')
 PACKAGE = 'python3-matplotlib'
 # What report_figure.py writes in the output directory.
@@ -70,14 +68,11 @@ def spec(results: Dict[str, List[report.Config]]) -> dict:
 
 def draw(results: Dict[str, List[report.Config]], directory: str) -> List[str]:
 	"""The figures of @results in @directory; their paths."""
-	if not os.access(PYTHON, os.X_OK):
-		raise WqKunitError(f'{PYTHON} is missing: the figures need Debian\'s {PACKAGE}')
 	os.makedirs(directory, exist_ok=True)
 	data = os.path.join(directory, 'report.json')
 	with open(data, 'w', encoding='utf-8') as f:
 		json.dump(spec(results), f, indent=1)
-	proc = subprocess.run([PYTHON, SCRIPT, data, directory], capture_output=True, text=True,
-			      check=False)
+	proc = debianpy.run(SCRIPT, [data, directory], PACKAGE)
 	if proc.returncode:
 		lines = (proc.stderr or proc.stdout).strip().splitlines()
 		raise WqKunitError(f'drawing the figures failed: {lines[-1] if lines else proc.returncode}')
