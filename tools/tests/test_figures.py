@@ -5,11 +5,13 @@ the generated claims page.  A figure left behind when its record moved
 fails here."""
 
 import configparser
+import json
 import os
 import re
 import unittest
 
-from wqkunit import gate, kernels, manifest, paths, records, series
+from tests.util import TempDirTest
+from wqkunit import faults, gate, kernels, manifest, mutate, paths, records, series
 
 COVER = os.path.join(paths.PATCHES, '0000-cover-letter.patch')
 README = os.path.join(paths.REPO, 'README.md')
@@ -132,6 +134,33 @@ class RecordsTest(unittest.TestCase):
 		warm = self.records['gate']['warm']
 		self.assertIn(f'{warm["wall_s"] // 60} min {warm["wall_s"] % 60} s '
 			      f'({warm["boots"]} boots', text(README))
+
+
+class SummaryTest(TempDirTest):
+	"""records --write's sums, from a cache's logs."""
+
+	def test_gate_mutation_and_faults_summed(self):
+		logs = os.path.join(self.tmp, 'logs')
+		records.record_gate_time(logs, 164.4, {'build': 1.5, 'boot': 270.0}, 20,
+					 {'passed': 3, 'failed': 0, 'skipped': 1})
+		os.makedirs(os.path.join(logs, '6.12'))
+		with open(os.path.join(logs, '6.12', mutate.RECORD), 'w', encoding='utf-8') as f:
+			json.dump({'complete': True, 'time': 't', 'mutants': [
+				{'outcome': 'killed'}, {'outcome': 'killed by another case'},
+				{'outcome': 'equivalent'}, {'outcome': 'board check only'}]}, f)
+		with open(os.path.join(logs, '6.12', faults.RECORD), 'w', encoding='utf-8') as f:
+			json.dump({'time': 't', 'injections': [
+				{'outcome': 'contained', 'seconds': 8.2},
+				{'outcome': 'leaked', 'seconds': 9.0}]}, f)
+		got = records.summarise(logs, {'faults': {'6.1': {'injections': 78}}})
+		self.assertEqual((got['gate']['warm']['wall_s'], got['gate']['warm']['boots']), (164, 20))
+		self.assertEqual(got['mutation']['6.12'], {'time': 't', 'total': 4, 'caught': 2,
+							   'equivalent': 1, 'board_check_only': 1,
+							   'survived': 0})
+		self.assertEqual(got['faults']['6.12'], {'time': 't', 'injections': 2, 'contained': 1,
+							 'seconds': 17})
+		# What the logs lack keeps its committed figures.
+		self.assertEqual(got['faults']['6.1'], {'injections': 78})
 
 
 if __name__ == '__main__':

@@ -47,7 +47,7 @@ class Boot:
 			if BIG in arg:
 				if cpus < 2:
 					return None
-				arg = arg.replace(BIG, _cpulist(list(_halves(cpus)[BIG])))
+				arg = arg.replace(BIG, cpus_text(list(_halves(cpus)[BIG])))
 			key, _, value = arg.partition('=')
 			if key in CPU_LISTS and any(c >= cpus for c in _cpus(value)):
 				return None
@@ -80,7 +80,7 @@ class Boot:
 		got, want = _cpus(found[-1]), self.unbound_for(cpus)
 		if got != want:
 			return (f'wq_unbound_cpumask at boot is {found[-1]}, [{self.name}] in '
-				f'boots.ini wants {_cpulist(want)} on {cpus} CPUs')
+				f'boots.ini wants {cpus_text(want)} on {cpus} CPUs')
 		return None
 
 	def filtered(self, kunit_args: Sequence[str]) -> bool:
@@ -102,7 +102,7 @@ def _halves(cpus: int) -> Dict[str, range]:
 	return {ALL: range(cpus), LITTLE: range(cpus // 2), BIG: range(cpus // 2, cpus)}
 
 
-def _cpulist(cpus: List[int]) -> str:
+def cpus_text(cpus: List[int]) -> str:
 	"""@cpus as the kernel prints a CPU list: "0,3-7"."""
 	runs: List[List[int]] = []
 	for c in cpus:

@@ -6,6 +6,7 @@ its per-case results with the tools' own run of the same build."""
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -41,15 +42,19 @@ def _write(path: str, data: dict, comment: str) -> str:
 
 def _tools_run(version: str, jobs: int, timeout: int) -> tuple:
 	"""The tools' run of the default configuration: the build (zImage),
-	the board's device tree, the per-case results."""
+	the device tree it booted (from QEMU's command line on its console),
+	the per-case results."""
 	req = runner.BuildRequest(version, jobs=jobs)
 	out = runner.run(req, runner.ExecRequest(boots.select('default', version), timeout,
 						live=False))
 	done = out.boots[0]
 	with open(os.path.splitext(done.console)[0] + '.json', encoding='utf-8') as f:
 		tools = lava.fold(results.statuses(f.read()))
-	dtb = os.path.join(paths.cache_dir(), 'dtb', 'biglittle-arm-8cpu-1024m.dtb')
-	return os.path.join(req.build_path, 'arch', 'arm', 'boot', 'zImage'), dtb, tools
+	with open(done.console, encoding='utf-8', errors='replace') as f:
+		dtb = re.search(r' -dtb (\S+)', f.read())
+	if not dtb:
+		raise WqKunitError(f'no -dtb on QEMU\'s command line in {done.console}')
+	return os.path.join(req.build_path, 'arch', 'arm', 'boot', 'zImage'), dtb.group(1), tools
 
 
 def _lava_run(job: str, device: str, out: str) -> Dict[str, str]:

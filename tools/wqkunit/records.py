@@ -13,7 +13,7 @@ import os
 import time
 from typing import Dict, Mapping, Optional
 
-from . import kernels, paths
+from . import faults, kernels, mutate, paths
 from .errors import WqKunitError
 
 RECORDS = os.path.join(paths.KUNIT_DIR, 'records.json')
@@ -76,12 +76,12 @@ def summarise(logs_root: str, before: Optional[dict] = None) -> dict:
 	if gate:
 		out.setdefault('gate', {})[gate['kind']] = gate
 	for version in kernels.supported():
-		mutation = _load(os.path.join(logs_root, version, 'mutation.json'))
-		if mutation and mutation.get('complete'):
-			out.setdefault('mutation', {})[version] = _mutation(mutation)
-		faults = _load(os.path.join(logs_root, version, 'faults.json'))
-		if faults:
-			out.setdefault('faults', {})[version] = _faults(faults)
+		mutated = _load(os.path.join(logs_root, version, mutate.RECORD))
+		if mutated and mutated.get('complete'):
+			out.setdefault('mutation', {})[version] = _mutation(mutated)
+		injected = _load(os.path.join(logs_root, version, faults.RECORD))
+		if injected:
+			out.setdefault('faults', {})[version] = _faults(injected)
 	return out
 
 

@@ -237,13 +237,7 @@ def markdown(results: Dict[str, List[Config]]) -> str:
 
 def span(cpus: List[int]) -> str:
 	"""@cpus as a CPU list such as 0-3,6, the way %*pbl prints it."""
-	parts: List[List[int]] = []
-	for cpu in sorted(cpus):
-		if parts and cpu == parts[-1][-1] + 1:
-			parts[-1].append(cpu)
-		else:
-			parts.append([cpu])
-	return ','.join(f'{p[0]}-{p[-1]}' if len(p) > 1 else str(p[0]) for p in parts) or 'none'
+	return boots.cpus_text(sorted(cpus)) or 'none'
 
 
 def write(results: Dict[str, List[Config]], directory: str) -> List[str]:
