@@ -144,15 +144,22 @@ class SummaryTest(TempDirTest):
 		records.record_gate_time(logs, 164.4, {'build': 1.5, 'boot': 270.0}, 20,
 					 {'passed': 3, 'failed': 0, 'skipped': 1})
 		os.makedirs(os.path.join(logs, '6.12'))
+		mutants = os.path.join(self.tmp, 'mutants')
+		os.makedirs(os.path.join(mutants, '6.12'))
+		for name in 'abcd':
+			self.write(f'Mutant: {name}\nModels: x\nCaught by: y\n',
+				   os.path.join(mutants, '6.12', f'{name}.patch'))
 		with open(os.path.join(logs, '6.12', mutate.RECORD), 'w', encoding='utf-8') as f:
 			json.dump({'complete': True, 'time': 't', 'mutants': [
-				{'outcome': 'killed'}, {'outcome': 'killed by another case'},
-				{'outcome': 'equivalent'}, {'outcome': 'board check only'}]}, f)
+				{'name': 'a', 'outcome': 'killed'},
+				{'name': 'b', 'outcome': 'killed by another case'},
+				{'name': 'c', 'outcome': 'equivalent'},
+				{'name': 'd', 'outcome': 'board check only'}]}, f)
 		with open(os.path.join(logs, '6.12', faults.RECORD), 'w', encoding='utf-8') as f:
 			json.dump({'time': 't', 'injections': [
 				{'outcome': 'contained', 'seconds': 8.2},
 				{'outcome': 'leaked', 'seconds': 9.0}]}, f)
-		got = records.summarise(logs, {'faults': {'6.1': {'injections': 78}}})
+		got = records.summarise(logs, {'faults': {'6.1': {'injections': 78}}}, mutants)
 		self.assertEqual((got['gate']['warm']['wall_s'], got['gate']['warm']['boots']), (164, 20))
 		self.assertEqual(got['mutation']['6.12'], {'time': 't', 'total': 4, 'caught': 2,
 							   'equivalent': 1, 'board_check_only': 1,

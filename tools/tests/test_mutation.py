@@ -8,6 +8,7 @@ import os
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
+from tests.util import TempDirTest
 from wqkunit import mutate, source
 
 
@@ -96,3 +97,34 @@ class RedBaselineTest(MutantsTest):
 		# Nothing recorded for the coverage table.
 		self.assertIsNone(mutate.recorded(os.path.join(self.cache, 'logs', '6.1',
 								mutate.RECORD)))
+
+
+class RecordsPerArchTest(TempDirTest):
+	"""A version's record is the complete runs of each architecture's
+	mutants, each kept in the logs of its own build."""
+
+	def test_arm64_mutants_join_the_versions_record(self):
+		mutants = os.path.join(self.tmp, 'mutants')
+		os.makedirs(os.path.join(mutants, '6.12'))
+		for name, arch in (('a', ''), ('b', ''), ('n', 'Arch: arm64\n')):
+			self.write(f'Mutant: {name}\nModels: x\nCaught by: y\nBoots: numa\n{arch}',
+				   os.path.join(mutants, '6.12', f'{name}.patch'))
+		logs = os.path.join(self.tmp, 'logs')
+		verdict = mutate.Verdict(mutate.Mutant('a', 'a.patch', 'x', 'y', [], None),
+					 mutate.KILLED, 'y', 1.0)
+		arm = [verdict, mutate.Verdict(mutate.Mutant('b', 'b.patch', 'x', 'y', [], None),
+					       mutate.EQUIVALENT, 'same', 1.0)]
+		numa = [mutate.Verdict(mutate.Mutant('n', 'n.patch', 'x', 'y', [], None, arch='arm64'),
+				       mutate.KILLED, 'y', 1.0)]
+		for label in ('6.12', '6.12-arm64'):
+			os.makedirs(os.path.join(logs, label))
+		mutate.record(arm, os.path.join(logs, '6.12', mutate.RECORD), True)
+		# arm64's mutant has no verdict yet: no complete record.
+		self.assertIsNone(mutate.recorded_version(logs, '6.12', mutants))
+		mutate.record(numa, os.path.join(logs, '6.12-arm64', mutate.RECORD), False)
+		self.assertIsNone(mutate.recorded_version(logs, '6.12', mutants))
+		mutate.record(numa, os.path.join(logs, '6.12-arm64', mutate.RECORD), True)
+		got = mutate.recorded_version(logs, '6.12', mutants)
+		self.assertEqual([(m['name'], m['outcome']) for m in got['mutants']],
+				 [('a', mutate.KILLED), ('b', mutate.EQUIVALENT), ('n', mutate.KILLED)])
+		self.assertEqual(mutate.load('6.12', mutants)[2].arch, 'arm64')

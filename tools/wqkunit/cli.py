@@ -114,17 +114,23 @@ def parser() -> argparse.ArgumentParser:
 		      'show that every plausible CPU-selection regression fails a case',
 		      'Boot the unmutated kernel first in every configuration the mutants '
 		      'need (the run stops if it fails); then for each mutant of '
-		      'kunit/mutants/VERSION/, apply it to the cached tree, rebuild, boot the '
+		      'kunit/mutants/VERSION/, apply it to the cached tree, rebuild for the '
+		      'architecture its Arch: line names (default arm; arm64 for the NUMA '
+		      'board), boot the '
 		      'configurations its Boots: line names (or --boot), revert it (also on '
 		      'Ctrl-C or failure). Only a case failing an expectation kills: killed '
 		      '(by the case its Caught by: line names) or by another case; equivalent, '
 		      'survived, board check only, kernel report only, crashed or hung, boot '
 		      'error, did not build and did not apply are counted apart. Ends with '
 		      '"K of N mutants killed" and the count of each outcome; a full run is '
-		      'recorded (logs/VERSION/mutation.json) for the coverage table.')
+		      'recorded (logs/VERSION/mutation.json, logs/VERSION-arm64/ for arm64\'s) '
+		      'for the coverage table.')
 	options.kernel(mut)
 	mut.add_argument('--only', metavar='NAME', action='append',
 			 help='only this mutant (repeatable)')
+	mut.add_argument('--arch', choices=('arm', 'arm64'),
+			 help='only the mutants of this architecture (default: every one); '
+			 'a run of all of them is recorded as complete for it')
 	options.boot(mut, None, 'default: each mutant\'s own')
 	options.jobs(mut, 2)
 	options.timeout(mut, 120)

@@ -94,25 +94,33 @@ def mutation(args: argparse.Namespace) -> int:
 			boots.select(args.boot, version)
 		if args.only:
 			catalogue[version] = [m for m in catalogue[version] if m.name in args.only]
+		if args.arch:
+			catalogue[version] = [m for m in catalogue[version] if m.arch == args.arch]
 	if not any(catalogue.values()):
-		raise WqKunitError(f'no mutant named {", ".join(args.only)}')
+		raise WqKunitError(f'no mutant named {", ".join(args.only)}' if args.only else
+				   f'no {args.arch} mutant for {", ".join(versions)}')
 	lines = []
 	ok = True
 	for version in versions:
 		if not catalogue[version]:
 			continue
-		req = runner.BuildRequest(version, jobs=args.jobs)
-		logs = req.logs
-		os.makedirs(logs, exist_ok=True)
 		start = time.monotonic()
-		with runner.prepared(req) as kunit:
-			verdicts = mutate.run(kunit, req, catalogue[version], args.boot,
-					      args.timeout, say)
-		# The coverage table reads kills from a run of every mutant; a
-		# partial run never replaces it.
+		verdicts = []
+		# Each architecture's mutants on its own build (the NUMA board's
+		# on arm64), recorded in its logs.  The coverage table reads kills
+		# from a run of every mutant of an architecture; a partial run
+		# never replaces it.
 		complete = not args.only and not args.boot
-		mutate.record(verdicts, os.path.join(logs, mutate.RECORD if complete
-						     else mutate.PARTIAL), complete)
+		for arch in dict.fromkeys(m.arch for m in catalogue[version]):
+			req = runner.BuildRequest(version, jobs=args.jobs, arch=arch)
+			with runner.prepared(req) as kunit:
+				mine = mutate.run(kunit, req, [m for m in catalogue[version]
+							       if m.arch == arch],
+						  args.boot, args.timeout, say)
+			os.makedirs(req.logs, exist_ok=True)
+			mutate.record(mine, os.path.join(req.logs, mutate.RECORD if complete
+							 else mutate.PARTIAL), complete)
+			verdicts += mine
 		lines.append(f'{version}: {mutate.score(verdicts)} in '
 			     f'{time.monotonic() - start:.0f} s')
 		corpus = mutate.corpus_score(verdicts)

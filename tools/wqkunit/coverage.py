@@ -137,11 +137,7 @@ def _cell(sec: Dict[str, str], runs: Dict[str, claims.Run], present: bool,
 def mutation_runs(logs_root: str, versions: List[str]) -> Dict[str, Optional[dict]]:
 	"""The last complete mutation run of each version (tools/wq-kunit
 	mutate, every mutant), as it recorded its verdicts; None if none."""
-	out = {}
-	for version in versions:
-		run = mutate.recorded(os.path.join(logs_root, version, mutate.RECORD))
-		out[version] = run if run and run.get('complete') else None
-	return out
+	return {version: mutate.recorded_version(logs_root, version) for version in versions}
 
 
 def _killers(run: Optional[dict], cases: List[str]) -> Optional[int]:

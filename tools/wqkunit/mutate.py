@@ -28,6 +28,7 @@ class Mutant:
 	boots: List[str]
 	equivalent: Optional[str]
 	commit: Optional[str] = None	# the upstream fix it undoes (kunit/regressions.ini)
+	arch: str = 'arm'		# the build it needs: arm64 for the NUMA board
 
 
 # What a mutant did, in the order the score lists them.  Only the first
@@ -88,7 +89,7 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 				raise WqKunitError(f'{path}: no "{key}:" line')
 		mutants.append(Mutant(head['Mutant'], path, head['Models'], head['Caught by'],
 				      head.get('Boots', 'default').split(), head.get('Equivalent'),
-				      head.get('Commit')))
+				      head.get('Commit'), head.get('Arch', 'arm')))
 	return mutants
 
 
@@ -133,7 +134,8 @@ def classify(mutant: Mutant, judged: List[verdict.Verdict],
 
 def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> List[boots.Boot]:
 	names = [boot_name] if boot_name else (mutant.boots if mutant else ['default'])
-	return [b for n in names for b in boots.select(n, version)]
+	arch = mutant.arch if mutant else 'arm'
+	return [b for n in names for b in boots.select(n, version, arch=arch)]
 
 
 def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
@@ -219,6 +221,32 @@ def recorded(path: str) -> Optional[dict]:
 			return json.load(f)
 	except (OSError, ValueError):
 		return None
+
+
+def recorded_version(logs_root: str, version: str,
+		     directory: Optional[str] = None) -> Optional[dict]:
+	"""The last complete run of every mutant of @version: each
+	architecture's mutants are recorded in the logs of its build
+	(logs/6.12/, logs/6.12-arm64/), and a run of one architecture's alone
+	is complete for those.  None unless each mutant of kunit/mutants/
+	has a verdict in a complete record (or @version has no mutants)."""
+	if not os.path.isdir(os.path.join(directory or MUTANTS, version)):
+		return None
+	mutants = load(version, directory)
+	verdicts: dict = {}
+	times = []
+	for arch in dict.fromkeys(['arm'] + [m.arch for m in mutants]):
+		label = version if arch == 'arm' else f'{version}-{arch}'
+		run = recorded(os.path.join(logs_root, label, RECORD))
+		if not run or not run.get('complete'):
+			continue
+		times.append(run['time'])
+		for m in run['mutants']:
+			verdicts[m['name']] = m
+	if not times or any(m.name not in verdicts for m in mutants):
+		return None
+	return {'complete': True, 'time': max(times),
+		'mutants': [verdicts[m.name] for m in mutants]}
 
 
 def corpus_score(verdicts: List[Verdict]) -> Optional[str]:

@@ -68,16 +68,18 @@ def _faults(record: dict) -> dict:
 			i['seconds'] for i in record['injections']))}
 
 
-def summarise(logs_root: str, before: Optional[dict] = None) -> dict:
+def summarise(logs_root: str, before: Optional[dict] = None,
+	      mutants: Optional[str] = None) -> dict:
 	"""The records in @logs_root, over @before (the committed ones): a
-	record that is missing here keeps its committed figures."""
+	record that is missing here keeps its committed figures.  A mutation
+	run counts once it covers every mutant of @mutants (kunit/mutants/)."""
 	out = json.loads(json.dumps(before or {}))
 	gate = _load(os.path.join(logs_root, GATE_TIME))
 	if gate:
 		out.setdefault('gate', {})[gate['kind']] = gate
 	for version in kernels.supported():
-		mutated = _load(os.path.join(logs_root, version, mutate.RECORD))
-		if mutated and mutated.get('complete'):
+		mutated = mutate.recorded_version(logs_root, version, mutants)
+		if mutated:
 			out.setdefault('mutation', {})[version] = _mutation(mutated)
 		injected = _load(os.path.join(logs_root, version, faults.RECORD))
 		if injected:
