@@ -39,7 +39,8 @@ ARCHES: Dict[str, Arch] = {
 		      ['gcc-aarch64-linux-gnu', 'qemu-system-arm', 'device-tree-compiler'],
 		      board.BIG_LITTLE),
 	'x86_64': Arch('x86_64', '', os.path.join(paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
-		       (paths.KUNITCONFIG,), ['qemu-system-x86', 'libelf-dev'], board.HOMOGENEOUS,
+		       (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'x86_64.config')),
+		       ['qemu-system-x86', 'libelf-dev'], board.HOMOGENEOUS,
 		       max_cpus=16),	# kunitconfig's NR_CPUS
 	# User-mode Linux, kunit.py's default: one CPU, no QEMU.
 	'um': Arch('um', '', None, (os.path.join(paths.KUNIT_DIR, 'um.config'),), [], None,
