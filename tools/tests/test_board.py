@@ -113,6 +113,19 @@ class BoardCheckTest(TempDirTest):
 		self.assertIsNone(board.check(_topology([1024] * 3), 3, board.HOMOGENEOUS))
 		self.assertIsNone(board.check(_topology([1024]), 1))
 
+	def test_possible_cpus_left_offline_at_boot(self):
+		console = _topology([1024] * 8, offline=range(4, 8))
+		self.assertIsNone(board.check(console, 8, board.HOMOGENEOUS, up=[0, 1, 2, 3]))
+		self.assertEqual(board.check(console, 8, board.HOMOGENEOUS),
+				 'the guest has CPUs 0,1,2,3 online of 8, the board 0,1,2,3,4,5,6,7 of 8')
+		self.assertEqual(board.check(_topology([1024] * 8), 8, board.HOMOGENEOUS,
+					     up=[0, 1, 2, 3]),
+				 'the guest has CPUs 0,1,2,3,4,5,6,7 online of 8, the board 0,1,2,3 of 8')
+		# Possible CPUs the guest lacks are missed even if the online ones match.
+		self.assertEqual(board.check(_topology([1024] * 4), 8, board.HOMOGENEOUS,
+					     up=[0, 1, 2, 3]),
+				 'the guest has CPUs 0,1,2,3 online of 4, the board 0,1,2,3 of 8')
+
 	def test_numa_nodes_are_the_boards(self):
 		def with_nodes(nodes):
 			return ''.join(f'[    1.0] workqueue_topology: topology: cpu{cpu} online capacity '
@@ -135,7 +148,7 @@ class BoardCheckTest(TempDirTest):
 	def test_another_board_is_named(self):
 		for console, cpus, kind, why in (
 			(_topology([538] * 4 + [1024] * 4, offline=(7,)), 8, board.BIG_LITTLE,
-			 'the guest has CPUs 0,1,2,3,4,5,6 online of 8, the board 8'),
+			 'the guest has CPUs 0,1,2,3,4,5,6 online of 8, the board 0,1,2,3,4,5,6,7 of 8'),
 			(_topology([1024] * 8), 8, board.BIG_LITTLE,
 			 'the guest is not the biglittle board (4 LITTLE CPUs then 4 big): '
 			 'capacities [1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024]'),

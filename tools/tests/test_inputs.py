@@ -74,6 +74,15 @@ class BoardSizeTest(unittest.TestCase):
 		self.assertEqual(b.args_for(2), ['nohz_full=1', 'quiet'])
 		self.assertIsNone(b.args_for(1))
 
+	def test_half_is_the_size_of_the_lower_half(self):
+		b = boots.Boot(name='x', description='', kernel_args=['maxcpus={half}'],
+			       kernels=None, online='{little}')
+		self.assertEqual(b.args_for(8), ['maxcpus=4'])
+		self.assertEqual(b.args_for(16), ['maxcpus=8'])
+		self.assertEqual(b.online_for(8), [0, 1, 2, 3])
+		self.assertIsNone(b.args_for(1))
+		self.assertEqual(self.boot().online_for(4), [0, 1, 2, 3])
+
 	def test_a_cpu_the_board_lacks_is_not_booted(self):
 		self.assertEqual(self.boot('isolcpus=1,2').args_for(3), ['isolcpus=1,2'])
 		self.assertIsNone(self.boot('isolcpus=1,2').args_for(2))
@@ -85,6 +94,7 @@ class BoardSizeTest(unittest.TestCase):
 		self.assertEqual(named['nohz-full'], ['nohz_full=4-7'])
 		self.assertEqual(named['unbound-cpus'], ['workqueue.unbound_cpus=4-7'])
 		self.assertEqual(named['isolcpus'], ['isolcpus=1,2'])
+		self.assertEqual(named['maxcpus'], ['maxcpus=4'])
 
 	def test_a_filtered_boot(self):
 		self.assertTrue(self.boot('kunit.filter_glob=workqueue_report').filtered([]))

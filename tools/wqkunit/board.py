@@ -5,7 +5,7 @@ capacity C ...") and asserts nothing about it: which board it runs on is
 the tools' business, not the kernel's."""
 
 import re
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 BIG_LITTLE = 'biglittle'
 HOMOGENEOUS = 'homogeneous'
@@ -51,19 +51,21 @@ def _check_nodes(console: str, cpus: int, numa: int) -> Optional[str]:
 
 
 def check(console: str, cpus: int, board: str = BIG_LITTLE,
-	  filtered: bool = False, numa: int = 0) -> Optional[str]:
-	"""Why the guest of @console is not @board with @cpus CPUs all online
-	(in @numa NUMA nodes, else one), or None if it is.  Fails closed: no
-	topology lines is a reason, unless the run was @filtered to some
-	suites."""
+	  filtered: bool = False, numa: int = 0,
+	  up: Optional[List[int]] = None) -> Optional[str]:
+	"""Why the guest of @console is not @board with @cpus possible CPUs,
+	@up of them online (default: all), in @numa NUMA nodes (else one),
+	or None if it is.  Fails closed: no topology lines is a reason,
+	unless the run was @filtered to some suites."""
 	seen = topology(console)
 	if not seen:
 		return None if filtered else NOT_PRINTED
-	online = sorted(cpu for cpu, (up, _) in seen.items() if up)
-	if online != list(range(cpus)):
+	want = list(range(cpus)) if up is None else up
+	online = sorted(cpu for cpu, (on, _) in seen.items() if on)
+	if online != want or sorted(seen) != list(range(cpus)):
 		return (f'the guest has CPUs {",".join(map(str, online))} online of '
-			f'{len(seen)}, the board {cpus}')
-	caps = [seen[cpu][1] for cpu in online]
+			f'{len(seen)}, the board {",".join(map(str, want))} of {cpus}')
+	caps = [seen[cpu][1] for cpu in range(cpus)]
 	little = cpus // 2 if board == BIG_LITTLE else 0
 	want_little = caps[0] if little else FULL
 	if any(c != want_little for c in caps[:little]) or any(c != FULL for c in caps[little:]) \

@@ -10,9 +10,11 @@ from . import paths
 from .errors import WqKunitError
 
 
-# In kernel_args: the upper half of the board's CPUs (its big ones).
+# In kernel_args: the upper half of the board's CPUs (its big ones), and
+# the number of CPUs in its lower half (for maxcpus=).
 BIG = '{big}'
-# In unbound_cpumask: every CPU of the board, and its lower half.
+HALF = '{half}'
+# In unbound_cpumask and online: every CPU of the board, and its lower half.
 ALL = '{all}'
 LITTLE = '{little}'
 # What the case that checks the boot-time mask prints of it.
@@ -32,6 +34,7 @@ class Boot:
 	module: str = ''		# the suite's module, loaded by the guest's /init
 	numa: int = 0			# NUMA nodes of the board, halves of the CPUs
 	arches: Optional[Tuple[str, ...]] = None	# None: every architecture
+	online: str = ALL		# the CPUs online at boot, the rest possible
 
 	def applies_to(self, version: Optional[str], arch: Optional[str] = None) -> bool:
 		"""True for @version (any if None) on @arch (any if None)."""
@@ -40,14 +43,17 @@ class Boot:
 
 	def args_for(self, cpus: int) -> Optional[List[str]]:
 		"""The kernel arguments for a board of @cpus CPUs, "{big}" made
-		its upper half (4-7 of 8, 2-3 of 4); None where the configuration
-		names a CPU the board lacks, so that it cannot mean what it says."""
+		its upper half (4-7 of 8, 2-3 of 4) and "{half}" the size of its
+		lower one (4 of 8); None where the configuration names a CPU the
+		board lacks, or a half it has not, so that it cannot mean what it
+		says."""
 		out = []
 		for arg in self.kernel_args:
-			if BIG in arg:
+			if BIG in arg or HALF in arg:
 				if cpus < 2:
 					return None
 				arg = arg.replace(BIG, cpus_text(list(_halves(cpus)[BIG])))
+				arg = arg.replace(HALF, str(cpus // 2))
 			key, _, value = arg.partition('=')
 			if key in CPU_LISTS and any(c >= cpus for c in _cpus(value)):
 				return None
@@ -56,18 +62,12 @@ class Boot:
 
 	def unbound_for(self, cpus: int) -> List[int]:
 		"""The CPUs wq_unbound_cpumask must hold at boot on a board of
-		@cpus CPUs, from @unbound_cpumask: terms "{all}", "{big}",
-		"{little}" or a CPU list, each after "minus" taken out."""
-		want: set = set()
-		take = False
-		for term in self.unbound_cpumask.split():
-			if term == 'minus':
-				take = True
-				continue
-			cpus_of = set(_halves(cpus).get(term, _cpus(term)))
-			want = want - cpus_of if take else want | cpus_of
-			take = False
-		return sorted(c for c in want if c < cpus)
+		@cpus CPUs, from @unbound_cpumask."""
+		return _terms(self.unbound_cpumask, cpus)
+
+	def online_for(self, cpus: int) -> List[int]:
+		"""The CPUs a board of @cpus possible CPUs has online at boot."""
+		return _terms(self.online, cpus)
 
 	def check_console(self, console: str, cpus: int) -> Optional[str]:
 		"""Why the wq_unbound_cpumask the guest of @console printed at boot
@@ -95,6 +95,21 @@ class Boot:
 
 # Parameters whose value is a CPU list, checked against the board's CPUs.
 CPU_LISTS = ('isolcpus', 'nohz_full', 'workqueue.unbound_cpus')
+
+
+def _terms(spec: str, cpus: int) -> List[int]:
+	"""The CPUs of @spec on a board of @cpus CPUs: terms "{all}",
+	"{big}", "{little}" or a CPU list, each after "minus" taken out."""
+	want: set = set()
+	take = False
+	for term in spec.split():
+		if term == 'minus':
+			take = True
+			continue
+		cpus_of = set(_halves(cpus).get(term, _cpus(term)))
+		want = want - cpus_of if take else want | cpus_of
+		take = False
+	return sorted(c for c in want if c < cpus)
 
 
 def _halves(cpus: int) -> Dict[str, range]:
@@ -145,10 +160,13 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 			if not line.startswith('CONFIG_') or '=' not in line:
 				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
 		unbound = sec.get('unbound_cpumask', ALL)
-		for term in unbound.split():
-			if term != 'minus' and term not in (ALL, BIG, LITTLE) and not _cpus(term):
-				raise WqKunitError(f'{path}: [{name}] unbound_cpumask: {term!r} is '
-						   f'none of {ALL} {BIG} {LITTLE}, minus or a CPU list')
+		online = sec.get('online', ALL)
+		for key, value in (('unbound_cpumask', unbound), ('online', online)):
+			for term in value.split():
+				if term != 'minus' and term not in (ALL, BIG, LITTLE) and \
+				   not _cpus(term):
+					raise WqKunitError(f'{path}: [{name}] {key}: {term!r} is none '
+							   f'of {ALL} {BIG} {LITTLE}, minus or a CPU list')
 		numa = sec.get('numa', '0')
 		if numa not in ('0', '2'):
 			raise WqKunitError(f'{path}: [{name}] numa: {numa!r} is not 0 or 2')
@@ -156,7 +174,8 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 		boots.append(Boot(name=name, description=sec.get('description', ''),
 				  kernel_args=sec.get('kernel_args', '').split(),
 				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
-				  module=sec.get('module', ''), numa=int(numa), arches=arches))
+				  module=sec.get('module', ''), numa=int(numa), arches=arches,
+				  online=online))
 	return boots
 
 

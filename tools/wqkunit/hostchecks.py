@@ -35,7 +35,8 @@ def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
 	error = None
 	if ex.board:
 		problem = board_mod.check(whole, smp, ex.board,
-					  b.filtered(ex.kunit_args) or judged.incomplete, b.numa)
+					  b.filtered(ex.kunit_args) or judged.incomplete, b.numa,
+					  b.online_for(smp))
 		if problem:
 			error = board_mod.PREFIX + problem
 	failures: Failures = {}

@@ -119,6 +119,15 @@ def _unbound(line, args, arch):
 	return line[:said.start(1)] + shown + line[said.end(1):]
 
 
+def _maxcpus(line, args):
+	"""A topology line of a CPU that maxcpus= in @args left down: offline."""
+	most = re.search(r'\bmaxcpus=(\d+)', args)
+	cpu = re.search(r'topology: cpu(\d+) online', line)
+	if most and cpu and int(cpu.group(1)) >= int(most.group(1)):
+		return line.replace(cpu.group(0), cpu.group(0)[:-len('online')] + 'offline')
+	return line
+
+
 def _node(line):
 	"""A topology line with the node of its CPU on the board asked for
 	(WQ_KUNIT_NUMA: its halves in two nodes), where the recording has none."""
@@ -156,7 +165,7 @@ def execute(argv):
 			if line is None:
 				continue
 			line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
-			line = _node(line)
+			line = _maxcpus(_node(line), args)
 			if name == 'report':
 				# The recording's mode, made the one asked for.
 				asked = re.search(r'power_efficient=(\w+)', args)
