@@ -23,7 +23,11 @@
 #
 # WQ_KUNIT_NUMA=2 (arm64) puts each half of the board in a NUMA node of its own.
 #
-# WQ_KUNIT_SMP sets the CPU count (1 to 8, default 8), WQ_KUNIT_BOARD=homogeneous
+# WQ_KUNIT_SMP sets the CPU count (default 8): 1 to 8 on arm, whose GICv2
+# stops at 8, and 1 to 16 on arm64 (the kunitconfig's NR_CPUS), which gets
+# a GICv3 beyond 8 and runs on one host thread (WQ_KUNIT_TCG=multi for one
+# per CPU, which is QEMU's default; see _tcg()).  WQ_KUNIT_GDB=1 opens
+# QEMU's gdbstub on TCP port 1234.  WQ_KUNIT_BOARD=homogeneous
 # boots QEMU's own device tree, every CPU alike; the board's is cached in
 # $WQ_KUNIT_CACHE, else $XDG_CACHE_HOME/wq-kunit, else ~/.cache/wq-kunit.
 #
@@ -63,14 +67,34 @@ ARCH = _arch()
 # The CPU QEMU emulates, the name the LITTLE ones get, and the QEMU binary.
 CPU, LITTLE, QEMU = ('cortex-a15', 'cortex-a7', 'qemu-system-arm') if ARCH == 'arm' else \
 	('cortex-a57', 'cortex-a53', 'qemu-system-aarch64')
-MACHINE = ['-machine', 'virt', '-cpu', CPU]
+# GICv2, virt's default, serves at most 8 CPUs; 32-bit ARM has no GICv3
+# on QEMU's Cortex-A15, and the kunitconfig's NR_CPUS is 16.
+MOST = 8 if ARCH == 'arm' else 16
 
 
 def _smp():
 	smp = os.environ.get('WQ_KUNIT_SMP', '8')
-	if smp not in [str(n) for n in range(1, 9)]:
-		raise ValueError(f'WQ_KUNIT_SMP={smp}: the board has 1 to 8 CPUs')
+	if smp not in [str(n) for n in range(1, MOST + 1)]:
+		raise ValueError(f'WQ_KUNIT_SMP={smp}: the {ARCH} board has 1 to {MOST} CPUs')
 	return int(smp)
+
+
+def _machine(cpus):
+	"""virt, with a GICv3 where GICv2's 8 CPUs are not enough."""
+	return 'virt' if cpus <= 8 else 'virt,gic-version=3'
+
+
+def _tcg(cpus):
+	"""-accel for @cpus CPUs: past 8, one host thread for every CPU
+	(thread=single).  With a thread per CPU, 16 CPUs on a 2-core host
+	boot slower (16 s against 9 s to the last result), and 3 of 34 such
+	boots of 6.12 hung in an RCU stall whose dump never ended
+	(tools/MEASUREMENTS.md, "Sixteen CPUs").  WQ_KUNIT_TCG=single or
+	multi chooses."""
+	mode = os.environ.get('WQ_KUNIT_TCG') or ('single' if cpus > 8 else '')
+	if mode not in ('', 'single', 'multi'):
+		raise ValueError(f'WQ_KUNIT_TCG={mode}: single or multi')
+	return ['-accel', f'tcg,thread={mode}'] if mode else []
 
 
 def _numa():
@@ -185,7 +209,7 @@ def device_tree(cpus):
 	tmp = f'{path}.{os.getpid()}.tmp'
 	# -nodefaults as kunit.py boots it: the default NIC wants a ROM that
 	# qemu-system-arm installed without its recommends does not have.
-	_run([QEMU, '-nodefaults', '-machine', f'virt,dumpdtb={raw},dtb-randomness=off',
+	_run([QEMU, '-nodefaults', '-machine', f'{_machine(cpus)},dumpdtb={raw},dtb-randomness=off',
 	      '-cpu', CPU, '-smp', _topology(cpus), '-m', MEMORY, '-nographic'] +
 	     _numa_args(cpus))
 	dts = _run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', raw], text=True).stdout
@@ -215,6 +239,7 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   kernel_path='arch/arm/boot/zImage' if ARCH == 'arm' else
 			   'arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0' + (' --' if INITRD else ''),
-			   extra_qemu_params=MACHINE + ['-smp', _topology(CPUS)] + _numa_args(CPUS) +
+			   extra_qemu_params=_tcg(CPUS) + (['-s'] if os.environ.get('WQ_KUNIT_GDB') else []) +
+			   ['-machine', _machine(CPUS), '-cpu', CPU, '-smp', _topology(CPUS)] + _numa_args(CPUS) +
 			   BOARD +
 			   (['-initrd', INITRD] if INITRD else []))

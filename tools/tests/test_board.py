@@ -90,6 +90,29 @@ class BoardTest(TempDirTest):
 		self.assertEqual(proc.stdout.strip(),
 				 "['-machine', 'virt', '-cpu', 'cortex-a15', '-smp', '3']", proc.stderr)
 
+	def params(self, **env):
+		proc = subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp as b; '
+				       'print(" ".join(b.QEMU_ARCH["extra_qemu_params"]))'],
+				      cwd=self.tmp, env=dict(os.environ, PATH=self.bin, PYTHONPATH=self.tmp,
+							     WQ_KUNIT_BOARD='homogeneous', **env),
+				      capture_output=True, text=True, check=False)
+		return proc.stdout.strip() or proc.stderr.strip().splitlines()[-1]
+
+	def test_sixteen_cpus_on_arm64_only_with_a_gicv3(self):
+		self.assertEqual(self.params(WQ_KUNIT_SMP='16', WQ_KUNIT_ARCH='arm64'),
+				 '-accel tcg,thread=single -machine virt,gic-version=3 -cpu cortex-a57 '
+				 '-smp 16,sockets=1,clusters=2,cores=8,threads=1')
+		self.assertEqual(self.params(WQ_KUNIT_SMP='16', WQ_KUNIT_ARCH='arm64',
+					     WQ_KUNIT_TCG='multi'),
+				 '-accel tcg,thread=multi -machine virt,gic-version=3 -cpu cortex-a57 '
+				 '-smp 16,sockets=1,clusters=2,cores=8,threads=1')
+		self.assertEqual(self.params(WQ_KUNIT_SMP='8', WQ_KUNIT_ARCH='arm64'),
+				 '-machine virt -cpu cortex-a57 -smp 8,sockets=1,clusters=2,cores=4,threads=1')
+		self.assertEqual(self.params(WQ_KUNIT_SMP='16', WQ_KUNIT_ARCH='arm'),
+				 'ValueError: WQ_KUNIT_SMP=16: the arm board has 1 to 8 CPUs')
+		self.assertEqual(self.params(WQ_KUNIT_SMP='17', WQ_KUNIT_ARCH='arm64'),
+				 'ValueError: WQ_KUNIT_SMP=17: the arm64 board has 1 to 16 CPUs')
+
 	def test_unknown_board_is_refused(self):
 		env = dict(os.environ, WQ_KUNIT_BOARD='big.LITTLE')
 		proc = subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp'],

@@ -56,7 +56,8 @@ class FakeRun:
 
 	def boot(self, req, b, smp):
 		label = f'{req.label} [{b.name}]'
-		stem = os.path.join(req.logs, lognames.stem(b.name, smp))
+		stem = os.path.join(req.logs, lognames.stem(b.name, smp,
+							    default=arches.get(req.arch).cpus))
 		if req.debug:
 			caught = self.caught and b.name == gatejobs.BROKEN_BOOT.name
 			failures = [f'{gatejobs.BROKEN_NAME} ({gatejobs.BROKEN_KIND} report)'] if caught else []

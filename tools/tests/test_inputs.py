@@ -286,14 +286,14 @@ class CommandLineTest(TempDirTest):
 
 	def test_cpu_counts_outside_every_board_are_refused(self):
 		self.refuse(['run', '--smp', '0'], 'argument --smp: 0 is not a CPU count from 1 '
-			    'to 16 (--arch arm up to 8, arm64 up to 8, x86_64 up to 16, um up to 1)')
+			    'to 16 (--arch arm up to 8, arm64 up to 16, x86_64 up to 16, um up to 1)')
 		self.refuse(['run', '--smp', '2,4'], "argument --smp: '2,4' is not a CPU count")
 		self.refuse(['soak', '--smp', '2,,4'],
 			    "argument --smp: '2,,4' is not a list of CPU counts such as 2,4,8")
 
 	def test_check_and_soak_are_bounded_by_the_arm_board(self):
 		self.refuse(['check', '--smp', '16'], 'argument --smp: 16 is not a CPU count from '
-			    '1 to 8 (the gate boots arm up to 8, arm64 up to 8, x86_64 up to 16)')
+			    '1 to 8 (the gate boots arm up to 8, arm64 up to 16, x86_64 up to 16)')
 		for smp in ('16', '2,4,16'):
 			self.refuse(['soak', '--smp', smp], 'argument --smp: 16 is not a CPU count '
 				    'from 1 to 8 (soak boots arm up to 8)')

@@ -20,7 +20,8 @@ class Arch:
 	kunitconfigs: Tuple[str, ...]
 	packages: List[str]		# Debian packages to build and boot it
 	board: Optional[str]		# the board its guest must be; None: not checked
-	max_cpus: int = 8		# QEMU's virt machine: GICv2 stops at 8
+	max_cpus: int = 8		# QEMU's 32-bit virt machine: GICv2 stops at 8
+	cpus: int = 8			# the board's CPU count unless --smp says
 
 	@property
 	def gcc(self) -> str:
@@ -37,7 +38,9 @@ ARCHES: Dict[str, Arch] = {
 		      paths.QEMU_CONFIG,
 		      (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'arm64.config')),
 		      ['gcc-aarch64-linux-gnu', 'qemu-system-arm', 'device-tree-compiler'],
-		      board.BIG_LITTLE),
+		      # GICv3, the kunitconfig's NR_CPUS: two clusters of 8, past
+		      # the 8 CPUs of every other board
+		      board.BIG_LITTLE, max_cpus=16, cpus=16),
 	'x86_64': Arch('x86_64', '', os.path.join(paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
 		       (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'x86_64.config')),
 		       ['qemu-system-x86', 'libelf-dev'], board.HOMOGENEOUS,
@@ -53,6 +56,12 @@ def get(name: str) -> Arch:
 	if name not in ARCHES:
 		raise WqKunitError(f'unknown architecture {name!r}: one of {", ".join(ARCHES)}')
 	return ARCHES[name]
+
+
+def of_label(name: str) -> Arch:
+	"""The architecture of the build label() named @name."""
+	parts = name.split('-')
+	return next((ARCHES[p] for p in parts[1:] if p in ARCHES), ARCHES[DEFAULT])
 
 
 def label(source: str, arch: str = DEFAULT, debug: bool = False) -> str:

@@ -19,14 +19,15 @@ from .requests import Boot, BuildRequest, ExecRequest
 def names(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int) -> Tuple[str, str]:
 	"""(label, log stem) of a boot: "6.12/arm64 [default] 4 CPUs", say,
 	and "default.smp4"."""
+	arch = arches.get(req.arch)
 	label = f'{req.version}{" debug" if req.debug else ""} [{b.name}]'
-	label += '' if smp == 8 else f' {smp} CPUs'
+	label += '' if smp == arch.cpus else f' {smp} CPUs'
 	if req.arch != arches.DEFAULT:
 		label = label.replace(req.version, f'{req.version}/{req.arch}', 1)
-	other = ex.board if ex.board != arches.get(req.arch).board else None
+	other = ex.board if ex.board != arch.board else None
 	if other:
 		label = f'{label} {other}'
-	return label, lognames.stem(b.name, smp, ex.log_prefix, other)
+	return label, lognames.stem(b.name, smp, ex.log_prefix, other, arch.cpus)
 
 
 def unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
@@ -45,9 +46,9 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	label, stem = names(req, ex, b, smp)
 	console = os.path.join(logs, f'{stem}.console')
 	json_path = os.path.join(logs, f'{stem}.json')
-	# The label names a CPU count other than 8 already.
+	# The label names a CPU count other than the board's already.
 	log(f'booting {label} in UML' if req.arch == 'um' else
-	    f'booting {label} in QEMU' if smp != 8 else
+	    f'booting {label} in QEMU' if smp != arches.get(req.arch).cpus else
 	    f'booting {label} with {smp} CPUs in QEMU')
 
 	secs, error = 0.0, None

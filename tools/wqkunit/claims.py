@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import boots, kernels, lognames, paths, series, stamps
+from . import arches, boots, kernels, lognames, paths, series, stamps
 from .errors import WqKunitError
 
 CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
@@ -42,9 +42,12 @@ def _inputs() -> Dict[str, str]:
 
 def _stem(args: Dict[str, object], version: str, name: str) -> str:
 	"""Where the logs of boot @name of @version are, without the extension,
-	relative to the logs' root, for a gate run with @args (its CPU count)."""
+	relative to the logs' root, for a gate run with @args (its CPU count:
+	by default, each architecture's board's own)."""
 	cpus = int(args.get('smp') or lognames.DEFAULT_CPUS)
-	return os.path.join(version, lognames.stem(name, cpus))
+	default = lognames.DEFAULT_CPUS if cpus == lognames.DEFAULT_CPUS else \
+		arches.of_label(version).cpus
+	return os.path.join(version, lognames.stem(name, cpus, default=default))
 
 
 def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, object]) -> str:

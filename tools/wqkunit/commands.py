@@ -23,7 +23,7 @@ def _versions(args: argparse.Namespace) -> List[str]:
 def run(args: argparse.Namespace) -> int:
 	# What the command line alone tells wrong first, before apt-cache or a tree.
 	arch = arches.get(args.arch)
-	smp = args.smp or min(8, arch.max_cpus)
+	smp = args.smp or min(arch.cpus, arch.max_cpus)
 	if smp > arch.max_cpus:
 		most = f'1 to {arch.max_cpus} CPUs' if arch.max_cpus > 1 else 'one CPU'
 		raise Usage(f'--arch {arch.name} boots {most}, not {smp}', RUN)

@@ -70,7 +70,7 @@ def _expected(req: 'runner.BuildRequest', ex: 'runner.ExecRequest', b: boots.Boo
 		return None, {}
 	other = ex.board if ex.board != arches.get(req.arch).board else None
 	name = arches.label(req.version, req.arch, req.debug)
-	section = lognames.stem(b.name, smp, '', other)
+	section = lognames.stem(b.name, smp, '', other, arches.get(req.arch).cpus)
 	want = manifest.expected(name, section)
 	if want is None:
 		return (f'{MANIFEST_PREFIX}kunit/expected/{name}.ini has no [{section}]: '

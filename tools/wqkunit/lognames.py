@@ -10,10 +10,10 @@ DEFAULT_CPUS = 8
 
 
 def stem(boot: str, cpus: int = DEFAULT_CPUS, prefix: str = '',
-	 board: Optional[str] = None) -> str:
+	 board: Optional[str] = None, default: int = DEFAULT_CPUS) -> str:
 	"""The name, without .console or .json, of the logs of boot
 	configuration @boot booted with @cpus CPUs: @prefix, @boot, ".smpN"
-	for a CPU count other than DEFAULT_CPUS, and ".BOARD" when @board is
-	given (a board other than the architecture's own)."""
-	name = prefix + (boot if cpus == DEFAULT_CPUS else f'{boot}.smp{cpus}')
+	for a CPU count other than the architecture's @default, and ".BOARD"
+	when @board is given (a board other than the architecture's own)."""
+	name = prefix + (boot if cpus == default else f'{boot}.smp{cpus}')
 	return f'{name}.{board}' if board else name

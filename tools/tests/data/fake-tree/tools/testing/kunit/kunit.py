@@ -75,11 +75,20 @@ def _as_built(line, uts):
 	"""The recording's "Linux version" line with the UTS_VERSION @uts,
 	its topology lines those of the board asked for (WQ_KUNIT_BOARD), of
 	its CPU count (WQ_KUNIT_SMP): the recording has 8, 4 LITTLE first.
-	None for the line of a CPU the board lacks."""
+	None for the line of a CPU the board lacks; on a board of more than
+	8, each CPU's line stands for as many of its kind, lines apart."""
 	if os.environ.get('WQ_KUNIT_BOARD') != 'biglittle':
 		line = re.sub(r'(online capacity )\d+', r'\g<1>1024', line)
 	cpus = int(os.environ.get('WQ_KUNIT_SMP') or 8)
 	cpu = re.search(r'topology: cpu(\d+) ', line)
+	if cpu and cpus > 8:
+		n, each = int(cpu.group(1)), cpus // 8
+		first = n * each if n < 4 else cpus // 2 + (n - 4) * each
+		return '\n'.join(line[:cpu.start(1)] + str(c) + line[cpu.end(1):]
+				 for c in range(first, first + each))
+	said = re.search(r'wq_unbound_cpumask at boot: (\S+)', line)
+	if said and cpus > 8:
+		line = line[:said.start(1)] + f'0-{cpus - 1}' + line[said.end(1):]
 	if cpu and cpus < 8:
 		n = int(cpu.group(1))
 		# LITTLE 0..cpus/2-1 and big cpus/2..cpus-1: the recording's 0.. and 4..
@@ -161,18 +170,17 @@ def execute(argv):
 	uts = _uts(_opt(argv, 'build_dir')[0])
 	with open(os.path.join(REPLAY, f'{name}.console'), encoding='utf-8') as f:
 		for line in f:
-			line = _as_built(line.rstrip('\n'), uts)
-			if line is None:
-				continue
-			line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
-			line = _maxcpus(_node(line), args)
-			if name == 'report':
-				# The recording's mode, made the one asked for.
-				asked = re.search(r'power_efficient=(\w+)', args)
-				line = re.sub(r'power_efficient=\w+',
-					      f'power_efficient={asked.group(1)}', line) if asked else line
-			sys.stdout.write(line)
-			sys.stdout.flush()
+			built = _as_built(line.rstrip('\n'), uts)
+			for line in built.split('\n') if built is not None else ():
+				line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
+				line = _maxcpus(_node(line), args)
+				if name == 'report':
+					# The recording's mode, made the one asked for.
+					asked = re.search(r'power_efficient=(\w+)', args)
+					line = re.sub(r'power_efficient=\w+', f'power_efficient='
+						      f'{asked.group(1)}', line) if asked else line
+				sys.stdout.write(line)
+				sys.stdout.flush()
 	build_dir = _opt(argv, 'build_dir')[0]
 	if wait:
 		# Until the tools showed the last line (they write "release"):
