@@ -21,13 +21,15 @@
 # "--", so that the kunit_shutdown=reboot kunit.py appends goes to /init
 # instead of shutting the kernel down before the module is loaded.
 #
-# WQ_KUNIT_NUMA=2 (arm64) puts each half of the board in a NUMA node of its own.
+# WQ_KUNIT_NUMA=2 (arm64) puts each half of the board in a NUMA node of its own,
+# each of two clusters.
 #
-# WQ_KUNIT_SMP sets the CPU count (default 8): 1 to 8 on arm, whose GICv2
-# stops at 8, and 1 to 16 on arm64 (the kunitconfig's NR_CPUS), which gets
+# WQ_KUNIT_SMP sets the CPU count: 1 to 8 on arm (default 8), whose GICv2
+# stops at 8, and 1 to 16 on arm64 (the kunitconfig's NR_CPUS; default 16,
+# as tools/wq-kunit boots it), which gets
 # a GICv3 beyond 8 and runs on one host thread (WQ_KUNIT_TCG=multi for one
-# per CPU, which is QEMU's default; see _tcg()).  WQ_KUNIT_GDB=1 opens
-# QEMU's gdbstub on TCP port 1234.  WQ_KUNIT_BOARD=homogeneous
+# per CPU, which is QEMU's default; see _tcg()).  WQ_KUNIT_GDB=PORT opens
+# QEMU's gdbstub on that TCP port.  WQ_KUNIT_BOARD=homogeneous
 # boots QEMU's own device tree, every CPU alike; the board's is cached in
 # $WQ_KUNIT_CACHE, else $XDG_CACHE_HOME/wq-kunit, else ~/.cache/wq-kunit.
 #
@@ -73,7 +75,7 @@ MOST = 8 if ARCH == 'arm' else 16
 
 
 def _smp():
-	smp = os.environ.get('WQ_KUNIT_SMP', '8')
+	smp = os.environ.get('WQ_KUNIT_SMP') or str(MOST)
 	if smp not in [str(n) for n in range(1, MOST + 1)]:
 		raise ValueError(f'WQ_KUNIT_SMP={smp}: the {ARCH} board has 1 to {MOST} CPUs')
 	return int(smp)
@@ -82,6 +84,17 @@ def _smp():
 def _machine(cpus):
 	"""virt, with a GICv3 where GICv2's 8 CPUs are not enough."""
 	return 'virt' if cpus <= 8 else 'virt,gic-version=3'
+
+
+def _gdb():
+	"""WQ_KUNIT_GDB=PORT: QEMU's gdbstub on that TCP port, to see where a
+	hung guest's CPUs are (one boot at a time per port)."""
+	port = os.environ.get('WQ_KUNIT_GDB')
+	if not port:
+		return []
+	if not port.isdigit():
+		raise ValueError(f'WQ_KUNIT_GDB={port}: a TCP port, such as 1234')
+	return ['-gdb', f'tcp::{port}']
 
 
 def _tcg(cpus):
@@ -157,43 +170,56 @@ def _run(cmd, **kwargs):
 	return proc
 
 
-# Phandles of the two clusters' L2 caches (arm64), below the 0x8000 QEMU uses.
-L2_PHANDLES = (0x7f00, 0x7f01)
+# Phandle of the first cluster's L2 cache (arm64), below the 0x8000 QEMU uses.
+L2_PHANDLE = 0x7f00
 
 
 def _big_little(dts, cpus):
 	"""Make the first half of the cpu@N nodes LITTLE, the rest big.  On
-	arm64, where the halves are clusters, give each cluster an L2 cache
+	arm64, where the CPUs are in clusters, give each cluster an L2 cache
 	of its own, as big.LITTLE SoCs have: the last level each CPU shares
 	with its cluster only."""
-	clusters = ARCH == 'arm64' and _topology(cpus) != str(cpus)
+	clusters = _clusters(cpus)
 
 	def edit(match):
-		cpu = int(match.group(1), 16)
+		cpu = int(match.group(1))	# QEMU names them cpu@0 .. cpu@15, in decimal
 		little = cpu < cpus // 2
 		body = match.group(2).replace(f'"arm,{CPU}"', f'"arm,{LITTLE if little else CPU}"')
 		dmips = LITTLE_DMIPS if little else BIG_DMIPS
 		body += f'\t\t\tcapacity-dmips-mhz = <{dmips}>;\n'
 		if clusters:
-			body += f'\t\t\tnext-level-cache = <{L2_PHANDLES[0 if little else 1]:#x}>;\n'
+			l2 = L2_PHANDLE + cpu // (cpus // clusters)
+			body += f'\t\t\tnext-level-cache = <{l2:#x}>;\n'
 		return f'cpu@{match.group(1)} {{{body}'
-	dts = re.sub(r'cpu@([0-9a-f]+) \{(.*?\n)(?=\t\t\};)', edit, dts, flags=re.S)
+	dts = re.sub(r'cpu@([0-9]+) \{(.*?\n)(?=\t\t\};)', edit, dts, flags=re.S)
 	if clusters:
 		caches = ''.join(f'\t\tl2-cache{i} {{\n\t\t\tcompatible = "cache";\n'
 				 f'\t\t\tcache-level = <2>;\n\t\t\tcache-unified;\n'
-				 f'\t\t\tphandle = <{h:#x}>;\n\t\t}};\n\n'
-				 for i, h in enumerate(L2_PHANDLES))
+				 f'\t\t\tphandle = <{L2_PHANDLE + i:#x}>;\n\t\t}};\n\n'
+				 for i in range(clusters))
 		# Nodes after the properties of cpus: before its cpu-map.
 		dts = dts.replace('\t\tcpu-map {', caches + '\t\tcpu-map {', 1)
 	return dts
 
 
-def _topology(cpus):
-	"""-smp: on arm64, the halves in two clusters, which QEMU writes into
-	the device tree's cpu-map."""
+def _clusters(cpus):
+	"""How many clusters the arm64 board's @cpus CPUs are in (0: none,
+	on arm): its halves, or with NUMA nodes two per node, each with an
+	L2 of its own, as servers whose node holds several last-level
+	caches have it.  Then a node is not a cache domain, and the
+	workqueue's numa affinity scope cannot pass for its cache one."""
 	if ARCH == 'arm' or cpus < 2 or cpus % 2:
+		return 0
+	return 2 * NUMA if NUMA and cpus % (2 * NUMA) == 0 else 2
+
+
+def _topology(cpus):
+	"""-smp: on arm64, the CPUs in clusters, which QEMU writes into the
+	device tree's cpu-map."""
+	clusters = _clusters(cpus)
+	if not clusters:
 		return str(cpus)
-	return f'{cpus},sockets=1,clusters=2,cores={cpus // 2},threads=1'
+	return f'{cpus},sockets=1,clusters={clusters},cores={cpus // clusters},threads=1'
 
 
 def device_tree(cpus):
@@ -239,7 +265,7 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   kernel_path='arch/arm/boot/zImage' if ARCH == 'arm' else
 			   'arch/arm64/boot/Image.gz',
 			   kernel_command_line='console=ttyAMA0' + (' --' if INITRD else ''),
-			   extra_qemu_params=_tcg(CPUS) + (['-s'] if os.environ.get('WQ_KUNIT_GDB') else []) +
+			   extra_qemu_params=_tcg(CPUS) + _gdb() +
 			   ['-machine', _machine(CPUS), '-cpu', CPU, '-smp', _topology(CPUS)] + _numa_args(CPUS) +
 			   BOARD +
 			   (['-initrd', INITRD] if INITRD else []))

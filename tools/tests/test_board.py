@@ -3,6 +3,7 @@
 why in its own words."""
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -79,6 +80,23 @@ class BoardTest(TempDirTest):
 			self.assertEqual(proc.returncode, 0, err)
 		self.assertEqual(os.listdir(os.path.join(self.tmp, 'cache', 'dtb')),
 				 ['biglittle-arm-8cpu-1024m.dtb'])
+
+	@unittest.skipUnless(shutil.which('qemu-system-aarch64') and shutil.which('dtc'),
+			     'the gate installs qemu-system-arm and device-tree-compiler')
+	def test_numa_board_has_two_clusters_per_node(self):
+		# cpu@10 .. cpu@15 are decimal: CPU 10 is in the third cluster.
+		env = dict(os.environ, WQ_KUNIT_CACHE=os.path.join(self.tmp, 'cache'),
+			   PYTHONPATH=self.tmp, WQ_KUNIT_ARCH='arm64', WQ_KUNIT_NUMA='2',
+			   WQ_KUNIT_SMP='16')
+		proc = subprocess.run([sys.executable, '-c', 'import kunit.configs.qemu_arm_smp'],
+				      cwd=self.tmp, env=env, capture_output=True, text=True, check=False)
+		self.assertEqual(proc.returncode, 0, proc.stderr)
+		dtb = os.path.join(self.tmp, 'cache', 'dtb', 'biglittle-arm64-16cpu-1024m-numa2.dtb')
+		dts = subprocess.run(['dtc', '-q', '-I', 'dtb', '-O', 'dts', dtb], capture_output=True,
+				     text=True, check=True).stdout
+		caches = re.findall(r'cpu@(\d+) \{.*?next-level-cache = <(0x[0-9a-f]+)>', dts, re.S)
+		self.assertEqual([int(l2, 16) - 0x7f00 for _, l2 in caches],
+				 [cpu // 4 for cpu in range(16)])
 
 	def test_homogeneous_board_needs_no_device_tree(self):
 		# No qemu-system-arm or dtc at all: nothing to dump or edit.
