@@ -121,6 +121,9 @@ class RecordsPerArchTest(TempDirTest):
 		mutate.record(arm, os.path.join(logs, '6.12', mutate.RECORD), True)
 		# arm64's mutant has no verdict yet: no complete record.
 		self.assertIsNone(mutate.recorded_version(logs, '6.12', mutants))
+		# Nor does a verdict for it in arm's record count.
+		mutate.record(arm + numa, os.path.join(logs, '6.12', mutate.RECORD), True)
+		self.assertIsNone(mutate.recorded_version(logs, '6.12', mutants))
 		mutate.record(numa, os.path.join(logs, '6.12-arm64', mutate.RECORD), False)
 		self.assertIsNone(mutate.recorded_version(logs, '6.12', mutants))
 		mutate.record(numa, os.path.join(logs, '6.12-arm64', mutate.RECORD), True)

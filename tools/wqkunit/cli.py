@@ -128,7 +128,7 @@ def parser() -> argparse.ArgumentParser:
 	options.kernel(mut)
 	mut.add_argument('--only', metavar='NAME', action='append',
 			 help='only this mutant (repeatable)')
-	mut.add_argument('--arch', choices=('arm', 'arm64'),
+	mut.add_argument('--arch', choices=('arm', 'arm64', 'x86_64'),
 			 help='only the mutants of this architecture (default: every one); '
 			 'a run of all of them is recorded as complete for it')
 	options.boot(mut, None, 'default: each mutant\'s own')

@@ -90,12 +90,13 @@ def mutation(args: argparse.Namespace) -> int:
 		raise WqKunitError(f'no mutant named {", ".join(sorted(unknown))} '
 				   f'for {", ".join(versions)}')
 	for version in versions:
-		if args.boot:
-			boots.select(args.boot, version)
 		if args.only:
 			catalogue[version] = [m for m in catalogue[version] if m.name in args.only]
 		if args.arch:
 			catalogue[version] = [m for m in catalogue[version] if m.arch == args.arch]
+		# Before anything is built: on each architecture it will boot.
+		for arch in dict.fromkeys(m.arch for m in catalogue[version]) if args.boot else ():
+			boots.select(args.boot, version, arch=arch)
 	if not any(catalogue.values()):
 		raise WqKunitError(f'no mutant named {", ".join(args.only)}' if args.only else
 				   f'no {args.arch} mutant for {", ".join(versions)}')
@@ -239,8 +240,8 @@ def manifest_cmd(args: argparse.Namespace) -> int:
 	from them."""
 	logs = os.path.join(paths.cache_dir(), 'logs')
 	if claims.gate_args(logs).get('smp') != lognames.DEFAULT_CPUS:
-		raise WqKunitError(f'the last gate booted boards of other than '
-				   f'{lognames.DEFAULT_CPUS} CPUs: the manifest records those')
+		raise WqKunitError(f'the last gate booted with --smp {claims.gate_args(logs).get("smp")}: '
+				   f'the manifest records each board with its own CPU count')
 	runs = claims.gate_runs(logs, filtered=True)
 	wrong = 0
 	for name, done in sorted(runs.items()):

@@ -12,7 +12,7 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import board, boots, capture, paths, runner, verdict
+from . import arches, board, boots, capture, paths, runner, verdict
 from .errors import WqKunitError
 from .kunitpy import Kunit
 
@@ -87,6 +87,9 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 		for key in ('Mutant', 'Models', 'Caught by'):
 			if key not in head:
 				raise WqKunitError(f'{path}: no "{key}:" line')
+		if head.get('Arch', 'arm') not in arches.ARCHES:
+			raise WqKunitError(f'{path}: Arch: {head["Arch"]!r} is none of '
+					   f'{", ".join(arches.ARCHES)}')
 		mutants.append(Mutant(head['Mutant'], path, head['Models'], head['Caught by'],
 				      head.get('Boots', 'default').split(), head.get('Equivalent'),
 				      head.get('Commit'), head.get('Arch', 'arm')))
@@ -143,8 +146,9 @@ def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
 	"""Build @base's tree as it is now and boot it in each of @selected,
 	as every build and boot is (runner.build_and_boot()): the verdicts,
 	and why it did not build if it did not."""
-	ex = runner.ExecRequest(selected, timeout, live=False, log_prefix='mutant.',
-				keep_failed=False, explain=False)
+	arch = arches.get(req.arch)
+	ex = runner.ExecRequest(selected, timeout, (arch.cpus,), live=False, log_prefix='mutant.',
+				keep_failed=False, explain=False, board=arch.board)
 	judged = [b.judged for b in runner.build_and_boot(base, req, ex, _quiet).boots]
 	unbuilt = [j.build_error for j in judged if j.build_error]
 	return [j for j in judged if not j.build_error], unbuilt[0] if unbuilt else None
@@ -235,17 +239,19 @@ def recorded_version(logs_root: str, version: str,
 	mutants = load(version, directory)
 	verdicts: dict = {}
 	times = []
-	for arch in dict.fromkeys(['arm'] + [m.arch for m in mutants]):
+	for arch in dict.fromkeys(m.arch for m in mutants):
 		label = version if arch == 'arm' else f'{version}-{arch}'
 		run = recorded(os.path.join(logs_root, label, RECORD))
 		if not run or not run.get('complete'):
-			continue
+			return None
 		times.append(run['time'])
-		for m in run['mutants']:
-			verdicts[m['name']] = m
-	if not times or any(m.name not in verdicts for m in mutants):
+		# A mutant's verdict comes from its own architecture's record.
+		mine = {m.name for m in mutants if m.arch == arch}
+		verdicts.update((m['name'], m) for m in run['mutants'] if m['name'] in mine)
+	if any(m.name not in verdicts for m in mutants):
 		return None
-	return {'complete': True, 'time': max(times),
+	# The oldest architecture's run dates the record.
+	return {'complete': True, 'time': min(times),
 		'mutants': [verdicts[m.name] for m in mutants]}
 
 
