@@ -133,6 +133,14 @@ class CoverageTest(TempDirTest):
 		self.assertIn('`alloc_ordered_workqueue` (6.12)', rows['ordered (api)'][0])
 		self.assertEqual(rows['hotplug (hotplug)'][0], 'a CPU going offline')
 
+	def test_other_architectures_count_for_their_kernel(self):
+		run = claims.Run({}, '')
+		runs = {'6.1': {'default': run}, '6.1-arm64': {'numa': run},
+			'6.12': {'default': run}, '6.12-x86_64': {'numa': run, 'maxcpus': run}}
+		self.assertEqual(sorted(coverage._of_version(runs, '6.1')), ['arm64/numa', 'default'])
+		self.assertEqual(sorted(coverage._of_version(runs, '6.12')),
+				 ['default', 'x86_64/maxcpus', 'x86_64/numa'])
+
 	def test_every_case_the_maps_name_is_in_the_series(self):
 		defined = set(series.cases(series.patches()))
 		maps = [coverage.COVERAGE, os.path.join(paths.KUNIT_DIR, 'claims.ini')]

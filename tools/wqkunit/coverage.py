@@ -150,6 +150,16 @@ def _killers(run: Optional[dict], cases: List[str]) -> Optional[int]:
 		   any(f == c or f.startswith(c + '.') for f in m['failed'] for c in cases))
 
 
+def _of_version(runs: Dict[str, Dict[str, claims.Run]], version: str) -> Dict[str, claims.Run]:
+	"""The boots of @version in @runs (build label -> boot -> run): its
+	board's by name, another architecture's as "arm64/numa"."""
+	out = dict(runs.get(version, {}))
+	for label, boots_ in runs.items():
+		if label.startswith(version + '-'):
+			out.update((f'{label[len(version) + 1:]}/{b}', run) for b, run in boots_.items())
+	return out
+
+
 def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 	  runs: Dict[str, Dict[str, claims.Run]],
 	  mutation: Optional[Dict[str, Optional[dict]]] = None) -> str:
@@ -171,7 +181,7 @@ def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 		why = ', '.join(c.split('.', 1)[1] for c in cases) or sec['reason']
 		if sec.get('note'):
 			why += f'. {sec["note"][0].upper()}{sec["note"][1:]}'
-		cells = [_cell(sec, runs.get(v, {}),
+		cells = [_cell(sec, _of_version(runs, v),
 			       not names or any(n in found[v] for n in names),
 			       _killers(mutation.get(v), cases)) for v in versions]
 		rows.append(f'| {entry} ({sec["surface"]}) | {", ".join(shown)} | {why} | '
