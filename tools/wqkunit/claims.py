@@ -42,12 +42,12 @@ def _inputs() -> Dict[str, str]:
 
 def _stem(args: Dict[str, object], version: str, name: str) -> str:
 	"""Where the logs of boot @name of @version are, without the extension,
-	relative to the logs' root, for a gate run with @args (its CPU count:
-	by default, each architecture's board's own)."""
-	cpus = int(args.get('smp') or lognames.DEFAULT_CPUS)
-	default = lognames.DEFAULT_CPUS if cpus == lognames.DEFAULT_CPUS else \
-		arches.of_label(version).cpus
-	return os.path.join(version, lognames.stem(name, cpus, default=default))
+	relative to the logs' root, for a gate run with @args: without --smp
+	it boots each architecture's board with its own CPU count."""
+	own = arches.of_label(version).cpus
+	smp = int(args.get('smp') or lognames.DEFAULT_CPUS)
+	cpus = own if smp == lognames.DEFAULT_CPUS else smp
+	return os.path.join(version, lognames.stem(name, cpus, default=own))
 
 
 def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, object]) -> str:

@@ -28,7 +28,7 @@ class Mutant:
 	boots: List[str]
 	equivalent: Optional[str]
 	commit: Optional[str] = None	# the upstream fix it undoes (kunit/regressions.ini)
-	arch: str = 'arm'		# the build it needs: arm64 for the NUMA board
+	arch: str = arches.DEFAULT	# the build it needs: arm64 for the NUMA board
 
 
 # What a mutant did, in the order the score lists them.  Only the first
@@ -87,12 +87,13 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 		for key in ('Mutant', 'Models', 'Caught by'):
 			if key not in head:
 				raise WqKunitError(f'{path}: no "{key}:" line')
-		if head.get('Arch', 'arm') not in arches.ARCHES:
-			raise WqKunitError(f'{path}: Arch: {head["Arch"]!r} is none of '
+		arch = head.get('Arch', arches.DEFAULT)
+		if arch not in arches.ARCHES:
+			raise WqKunitError(f'{path}: Arch: {arch!r} is none of '
 					   f'{", ".join(arches.ARCHES)}')
 		mutants.append(Mutant(head['Mutant'], path, head['Models'], head['Caught by'],
 				      head.get('Boots', 'default').split(), head.get('Equivalent'),
-				      head.get('Commit'), head.get('Arch', 'arm')))
+				      head.get('Commit'), arch))
 	return mutants
 
 
@@ -137,7 +138,7 @@ def classify(mutant: Mutant, judged: List[verdict.Verdict],
 
 def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> List[boots.Boot]:
 	names = [boot_name] if boot_name else (mutant.boots if mutant else ['default'])
-	arch = mutant.arch if mutant else 'arm'
+	arch = mutant.arch if mutant else arches.DEFAULT
 	return [b for n in names for b in boots.select(n, version, arch=arch)]
 
 
@@ -240,8 +241,7 @@ def recorded_version(logs_root: str, version: str,
 	verdicts: dict = {}
 	times = []
 	for arch in dict.fromkeys(m.arch for m in mutants):
-		label = version if arch == 'arm' else f'{version}-{arch}'
-		run = recorded(os.path.join(logs_root, label, RECORD))
+		run = recorded(os.path.join(logs_root, arches.label(version, arch), RECORD))
 		if not run or not run.get('complete'):
 			return None
 		times.append(run['time'])
