@@ -47,6 +47,35 @@ class BootsTest(TempDirTest):
 		self.assertEqual([b.name for b in boots.select('all', '6.12', path)],
 				 ['default', 'only612'])
 
+	def test_a_version_and_later(self):
+		""""6.12+" takes 6.12 and every later tree, 7.1 and 6.13 too, not 6.1."""
+		path = self.write('[default]\n[new]\nkernels = 6.12+\n')
+		for version, names in (('6.1', ['default']), ('6.12', ['default', 'new']),
+				       ('6.13', ['default', 'new']), ('7.1', ['default', 'new'])):
+			with self.subTest(version):
+				self.assertEqual([b.name for b in boots.select('all', version, path)], names)
+
+	def test_unbound_cpumask_since_a_version(self):
+		"""The newest "since" a version has reached wins; before any, the
+		plain key."""
+		path = self.write('[x]\nunbound_cpumask = {little}\n'
+				  'unbound_cpumask since 7.1 = {all}\n'
+				  'unbound_cpumask since 6.12 = {big}\n')
+		b = boots.select('x', '6.1', path)[0]
+		self.assertEqual(b.unbound_for(8, '6.1'), [0, 1, 2, 3])
+		self.assertEqual(b.unbound_for(8, '6.12'), [4, 5, 6, 7])
+		self.assertEqual(b.unbound_for(8, '7.1'), list(range(8)))
+		self.assertIn('wants 4-7 on 8 CPUs of 6.12',
+			      b.check_console('wq_unbound_cpumask at boot: 0-7\n', 8, '6.12'))
+		self.assertIsNone(b.check_console('wq_unbound_cpumask at boot: 0-7\n', 8, '7.1'))
+
+	def test_malformed_version_keys_are_refused(self):
+		for text, error in (('[x]\nkernels = 6.12-\n', "'6.12-' is not X.Y or X.Y\\+"),
+				    ('[x]\nunbound_cpumask after 7.1 = {all}\n',
+				     'write it as "unbound_cpumask since X.Y"')):
+			with self.subTest(text), self.assertRaisesRegex(WqKunitError, error):
+				boots.load(self.write(text))
+
 	def test_kernel_args_are_split(self):
 		path = self.write('[x]\nkernel_args = isolcpus=0-1 workqueue.power_efficient=1\n')
 		self.assertEqual(boots.select('x', '6.1', path)[0].kernel_args,
@@ -348,7 +377,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['run', '--boot', 'nope'],
 			    f"unknown boot configuration 'nope': known are {known}, all")
 		self.refuse(['run', '--kernel', '6.1', '--boot', 'unbound-cpus'],
-			    "boot configuration 'unbound-cpus' does not apply to 6.1 (only 6.12)")
+			    "boot configuration 'unbound-cpus' does not apply to 6.1 (only 6.12+)")
 		self.refuse(['mutate', '--kernel', '6.1', '--only', 'nope'],
 			    'no mutant named nope for 6.1', status=1)
 

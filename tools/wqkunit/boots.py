@@ -28,17 +28,22 @@ class Boot:
 	name: str
 	description: str
 	kernel_args: List[str]
-	kernels: Optional[List[str]]	# None: every version
+	kernels: Optional[List[str]]	# None: every version; "X.Y+": that one and later
 	kconfig: Tuple[str, ...] = ()	# Kconfig lines on top of the kunitconfig
 	unbound_cpumask: str = ALL	# what wq_unbound_cpumask must be at boot
 	module: str = ''		# the suite's module, loaded by the guest's /init
 	numa: int = 0			# NUMA nodes of the board, halves of the CPUs
 	arches: Optional[Tuple[str, ...]] = None	# None: every architecture
 	online: str = ALL		# the CPUs online at boot, the rest possible
+	# "unbound_cpumask since X.Y": what it must be from that version on
+	unbound_since: Tuple[Tuple[str, str], ...] = ()
 
 	def applies_to(self, version: Optional[str], arch: Optional[str] = None) -> bool:
 		"""True for @version (any if None) on @arch (any if None)."""
-		return (version is None or self.kernels is None or version in self.kernels) and \
+		return (version is None or self.kernels is None or
+			any(version == k or (k.endswith('+') and
+					     version_key(version) >= version_key(k[:-1]))
+			    for k in self.kernels)) and \
 			(arch is None or self.arches is None or arch in self.arches)
 
 	def args_for(self, cpus: int) -> Optional[List[str]]:
@@ -60,16 +65,22 @@ class Boot:
 			out.append(arg)
 		return out
 
-	def unbound_for(self, cpus: int) -> List[int]:
+	def unbound_for(self, cpus: int, version: Optional[str] = None) -> List[int]:
 		"""The CPUs wq_unbound_cpumask must hold at boot on a board of
-		@cpus CPUs, from @unbound_cpumask."""
-		return _terms(self.unbound_cpumask, cpus)
+		@cpus CPUs, from @unbound_cpumask or, on @version, from the
+		newest "since" that @version has reached."""
+		spec = self.unbound_cpumask
+		for since, value in sorted(self.unbound_since, key=lambda p: version_key(p[0])):
+			if version and version_key(version) >= version_key(since):
+				spec = value
+		return _terms(spec, cpus)
 
 	def online_for(self, cpus: int) -> List[int]:
 		"""The CPUs a board of @cpus possible CPUs has online at boot."""
 		return _terms(self.online, cpus)
 
-	def check_console(self, console: str, cpus: int) -> Optional[str]:
+	def check_console(self, console: str, cpus: int,
+			  version: Optional[str] = None) -> Optional[str]:
 		"""Why the wq_unbound_cpumask the guest of @console printed at boot
 		(UNBOUND_CASE prints it) is not the one this configuration asks
 		for, or None.  The expectation comes from here, not from the
@@ -77,10 +88,11 @@ class Boot:
 		found = UNBOUND_LINE.findall(console)
 		if not found:
 			return f'no "{UNBOUND_SAID}" line printed'
-		got, want = _cpus(found[-1]), self.unbound_for(cpus)
+		got, want = _cpus(found[-1]), self.unbound_for(cpus, version)
 		if got != want:
 			return (f'wq_unbound_cpumask at boot is {found[-1]}, [{self.name}] in '
-				f'boots.ini wants {cpus_text(want)} on {cpus} CPUs')
+				f'boots.ini wants {cpus_text(want)} on {cpus} CPUs'
+				f'{f" of {version}" if version else ""}')
 		return None
 
 	def filtered(self, kunit_args: Sequence[str]) -> bool:
@@ -95,6 +107,11 @@ class Boot:
 
 # Parameters whose value is a CPU list, checked against the board's CPUs.
 CPU_LISTS = ('isolcpus', 'nohz_full', 'workqueue.unbound_cpus')
+
+
+def version_key(version: str) -> Tuple[int, ...]:
+	"""@version ("6.12") as numbers, so that 6.12 comes after 6.1."""
+	return tuple(int(p) for p in version.split('.') if p.isdigit())
 
 
 def _terms(spec: str, cpus: int) -> List[int]:
@@ -161,7 +178,18 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
 		unbound = sec.get('unbound_cpumask', ALL)
 		online = sec.get('online', ALL)
-		for key, value in (('unbound_cpumask', unbound), ('online', online)):
+		since = tuple((k.split()[-1], v) for k, v in sec.items()
+			      if re.fullmatch(r'unbound_cpumask since \d+\.\d+', k))
+		for key in sec:
+			if key.startswith('unbound_cpumask ') and not any(key.endswith(' ' + v)
+									   for v, _ in since):
+				raise WqKunitError(f'{path}: [{name}] {key!r}: write it as '
+						   f'"unbound_cpumask since X.Y"')
+		for k in kernels:
+			if not re.fullmatch(r'\d+\.\d+\+?', k):
+				raise WqKunitError(f'{path}: [{name}] kernels: {k!r} is not X.Y or X.Y+')
+		for key, value in (('unbound_cpumask', unbound), ('online', online),
+				   *((f'unbound_cpumask since {v}', t) for v, t in since)):
 			for term in value.split():
 				if term != 'minus' and term not in (ALL, BIG, LITTLE) and \
 				   not _cpus(term):
@@ -175,7 +203,7 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				  kernel_args=sec.get('kernel_args', '').split(),
 				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
 				  module=sec.get('module', ''), numa=int(numa), arches=arches,
-				  online=online))
+				  online=online, unbound_since=since))
 	return boots
 
 

@@ -42,7 +42,7 @@ def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
 	failures: Failures = {}
 	if not (b.filtered(ex.kunit_args) or judged.incomplete):
 		# UML boots one CPU whatever the CPU count asked for.
-		wrong = b.check_console(whole, min(smp, arches.get(req.arch).max_cpus))
+		wrong = b.check_console(whole, min(smp, arches.get(req.arch).max_cpus), req.version)
 		if wrong:
 			failures[boots.UNBOUND_CASE] = [CONFIG_PREFIX + wrong]
 		missing, wrong_results = _expected(req, ex, b, smp, text, log)
