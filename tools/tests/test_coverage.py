@@ -142,7 +142,7 @@ class CoverageTest(TempDirTest):
 				 ['default', 'x86_64/maxcpus', 'x86_64/numa'])
 
 	def test_every_case_the_maps_name_is_in_the_series(self):
-		defined = set(series.cases(series.patches()))
+		defined = set(series.cases(series.every()))
 		maps = [coverage.COVERAGE, os.path.join(paths.KUNIT_DIR, 'claims.ini')]
 		for path in maps:
 			with open(path, encoding='utf-8') as f:

@@ -12,7 +12,7 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import paths
+from . import paths, series
 
 # The suites, in the order the console prints them (link order).
 SUITES = ('workqueue_percpu', 'workqueue_power_efficient', 'workqueue_unbound',
@@ -65,7 +65,7 @@ def _job(device_type: str, name: str, version: str, deploy: dict, boot: dict,
 	if context:
 		job['context'] = context
 	job['metadata'] = {'wq-kunit.kernel': version,
-			   'wq-kunit.series': 'patches/series-6.1' if version == '6.1' else 'patches/series'}
+			   'wq-kunit.series': os.path.relpath(series.listing(version), paths.REPO)}
 	job['actions'] = [{'deploy': deploy}, {'boot': boot},
 			  {'test': {'timeout': {'minutes': 10},
 				    'monitors': [monitor(s) for s in SUITES]}}]
