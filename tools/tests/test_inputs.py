@@ -69,6 +69,18 @@ class BootsTest(TempDirTest):
 			      b.check_console('wq_unbound_cpumask at boot: 0-7\n', 8, '6.12'))
 		self.assertIsNone(b.check_console('wq_unbound_cpumask at boot: 0-7\n', 8, '7.1'))
 
+	def test_power_efficient_mode_per_version(self):
+		"""The mode printed is checked against the configuration's, and a
+		"since" line changes it from that version on."""
+		path = self.write('[x]\npower_efficient = off\npower_efficient since 6.12 = on\n')
+		b = boots.select('x', '6.1', path)[0]
+		line = '# power_efficient_mode_matches_boot: workqueue.power_efficient=1 nohz_full=1\n'
+		self.assertIn('is on, [x] in boots.ini wants off on 6.1', b.check_mode(line, '6.1'))
+		self.assertIsNone(b.check_mode(line, '6.12'))
+		self.assertIn('no "workqueue.power_efficient=N', b.check_mode('', '6.12'))
+		with self.assertRaisesRegex(WqKunitError, "'maybe' is not on or off"):
+			boots.load(self.write('[y]\npower_efficient = maybe\n'))
+
 	def test_malformed_version_keys_are_refused(self):
 		for text, error in (('[x]\nkernels = 6.12-\n', "'6.12-' is not X.Y or X.Y\\+"),
 				    ('[x]\nunbound_cpumask after 7.1 = {all}\n',

@@ -21,6 +21,11 @@ LITTLE = '{little}'
 UNBOUND_CASE = 'workqueue_unbound.unbound_cpumask_honours_boot_parameters'
 UNBOUND_SAID = 'wq_unbound_cpumask at boot:'
 UNBOUND_LINE = re.compile(re.escape(UNBOUND_SAID) + r' ([0-9,-]+)')
+# What the case that checks power-efficient mode prints of it.
+MODE_CASE = 'workqueue_power_efficient.power_efficient_mode_matches_boot'
+MODE_LINE = re.compile(r'workqueue\.power_efficient=([01]) nohz_full=([01])')
+# The keys that may change from a version on ("KEY since X.Y = VALUE").
+SINCE_KEYS = ('unbound_cpumask', 'power_efficient')
 
 
 @dataclass(frozen=True)
@@ -35,8 +40,9 @@ class Boot:
 	numa: int = 0			# NUMA nodes of the board, halves of the CPUs
 	arches: Optional[Tuple[str, ...]] = None	# None: every architecture
 	online: str = ALL		# the CPUs online at boot, the rest possible
-	# "unbound_cpumask since X.Y": what it must be from that version on
-	unbound_since: Tuple[Tuple[str, str], ...] = ()
+	power_efficient: str = 'off'	# the mode the kernel must boot in
+	# "KEY since X.Y = VALUE": (KEY, X.Y, VALUE), what KEY is from X.Y on
+	since: Tuple[Tuple[str, str, str], ...] = ()
 
 	def applies_to(self, version: Optional[str], arch: Optional[str] = None) -> bool:
 		"""True for @version (any if None) on @arch (any if None)."""
@@ -65,15 +71,34 @@ class Boot:
 			out.append(arg)
 		return out
 
-	def unbound_for(self, cpus: int, version: Optional[str] = None) -> List[int]:
-		"""The CPUs wq_unbound_cpumask must hold at boot on a board of
-		@cpus CPUs, from @unbound_cpumask or, on @version, from the
-		newest "since" that @version has reached."""
-		spec = self.unbound_cpumask
-		for since, value in sorted(self.unbound_since, key=lambda p: version_key(p[0])):
+	def value(self, key: str, version: Optional[str] = None) -> str:
+		"""@key's value (one of SINCE_KEYS) on @version: the newest "since"
+		that @version has reached, else the plain key's."""
+		spec = getattr(self, key)
+		for _, since, value in sorted((t for t in self.since if t[0] == key),
+					      key=lambda t: version_key(t[1])):
 			if version and version_key(version) >= version_key(since):
 				spec = value
-		return _terms(spec, cpus)
+		return spec
+
+	def unbound_for(self, cpus: int, version: Optional[str] = None) -> List[int]:
+		"""The CPUs wq_unbound_cpumask must hold at boot on a board of
+		@cpus CPUs of @version."""
+		return _terms(self.value('unbound_cpumask', version), cpus)
+
+	def check_mode(self, console: str, version: Optional[str] = None) -> Optional[str]:
+		"""Why the power-efficient mode the guest of @console printed
+		(MODE_CASE prints it) is not the one this configuration asks for
+		on @version, or None."""
+		found = MODE_LINE.findall(console)
+		if not found:
+			return 'no "workqueue.power_efficient=N nohz_full=N" line printed'
+		want = self.value('power_efficient', version)
+		got = 'on' if found[-1][0] == '1' else 'off'
+		if got != want:
+			return (f'power-efficient mode at boot is {got}, [{self.name}] in boots.ini '
+				f'wants {want}{f" on {version}" if version else ""}')
+		return None
 
 	def online_for(self, cpus: int) -> List[int]:
 		"""The CPUs a board of @cpus possible CPUs has online at boot."""
@@ -178,18 +203,22 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
 		unbound = sec.get('unbound_cpumask', ALL)
 		online = sec.get('online', ALL)
-		since = tuple((k.split()[-1], v) for k, v in sec.items()
-			      if re.fullmatch(r'unbound_cpumask since \d+\.\d+', k))
+		since = tuple((k.split()[0], k.split()[-1], v) for k, v in sec.items()
+			      if re.fullmatch(r'(%s) since \d+\.\d+' % '|'.join(SINCE_KEYS), k))
 		for key in sec:
-			if key.startswith('unbound_cpumask ') and not any(key.endswith(' ' + v)
-									   for v, _ in since):
+			if key.split()[0] in SINCE_KEYS and ' ' in key and \
+			   not any(key == f'{k} since {v}' for k, v, _ in since):
 				raise WqKunitError(f'{path}: [{name}] {key!r}: write it as '
-						   f'"unbound_cpumask since X.Y"')
+						   f'"{key.split()[0]} since X.Y"')
+		for key, value in (('power_efficient', sec.get('power_efficient', 'off')),
+				   *((f'{k} since {v}', t) for k, v, t in since if k == 'power_efficient')):
+			if value not in ('on', 'off'):
+				raise WqKunitError(f'{path}: [{name}] {key}: {value!r} is not on or off')
 		for k in kernels:
 			if not re.fullmatch(r'\d+\.\d+\+?', k):
 				raise WqKunitError(f'{path}: [{name}] kernels: {k!r} is not X.Y or X.Y+')
 		for key, value in (('unbound_cpumask', unbound), ('online', online),
-				   *((f'unbound_cpumask since {v}', t) for v, t in since)):
+				   *((f'{k} since {v}', t) for k, v, t in since if k == 'unbound_cpumask')):
 			for term in value.split():
 				if term != 'minus' and term not in (ALL, BIG, LITTLE) and \
 				   not _cpus(term):
@@ -203,7 +232,8 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				  kernel_args=sec.get('kernel_args', '').split(),
 				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
 				  module=sec.get('module', ''), numa=int(numa), arches=arches,
-				  online=online, unbound_since=since))
+				  online=online, power_efficient=sec.get('power_efficient', 'off'),
+				  since=since))
 	return boots
 
 

@@ -23,7 +23,8 @@ def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
 	a boot error, from the stale-kernel check (it ran another kernel)
 	or the board check (another machine), or None; and, for a boot of
 	every suite, failures of named cases: the boot configuration's check
-	(the wq_unbound_cpumask the case printed is the one boots.ini says)
+	(the wq_unbound_cpumask and power-efficient mode the cases printed
+	are what boots.ini says)
 	and the manifest's (every result kunit/expected/ says passes,
 	passed).  A boot that never got as far as the suites has its own
 	verdict."""
@@ -45,6 +46,9 @@ def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
 		wrong = b.check_console(whole, min(smp, arches.get(req.arch).max_cpus), req.version)
 		if wrong:
 			failures[boots.UNBOUND_CASE] = [CONFIG_PREFIX + wrong]
+		wrong = b.check_mode(whole, req.version)
+		if wrong:
+			failures[boots.MODE_CASE] = [CONFIG_PREFIX + wrong]
 		missing, wrong_results = _expected(req, ex, b, smp, text, log)
 		error = error or missing
 		for name, why in wrong_results.items():

@@ -148,6 +148,26 @@ def _node(line):
 	return line[:found.end()] + f'node {node} ' + line[found.end():]
 
 
+def _version():
+	"""The tree's X.Y, from its Makefile."""
+	here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..')
+	with open(os.path.join(here, 'Makefile'), encoding='utf-8') as f:
+		text = f.read()
+	found = [re.search(rf'^{k} = (\d+)', text, re.M) for k in ('VERSION', 'PATCHLEVEL')]
+	return tuple(int(m.group(1)) for m in found) if all(found) else (6, 1)
+
+
+def _mode(line, args, build_dir):
+	"""The recording's power-efficient mode made what a kernel booted with
+	@args has: on with workqueue.power_efficient=1 or a build with the
+	Kconfig default on, and from 6.12 with nohz_full=."""
+	nohz = 'nohz_full=' in args
+	on = 'workqueue.power_efficient=1' in args or 'power_efficient_default' in build_dir or \
+		(nohz and _version() >= (6, 12))
+	return re.sub(r'workqueue\.power_efficient=\d nohz_full=\d',
+		      f'workqueue.power_efficient={int(on)} nohz_full={int(nohz)}', line)
+
+
 def execute(argv):
 	args = ' '.join(_opt(argv, 'kernel_args'))
 	name, sleep, wait = 'pass', 0.0, False
@@ -174,6 +194,7 @@ def execute(argv):
 			for line in built.split('\n') if built is not None else ():
 				line = _unbound(line, args, (_opt(argv, 'arch') or [''])[0]) + '\n'
 				line = _maxcpus(_node(line), args)
+				line = _mode(line, args, _opt(argv, 'build_dir')[0])
 				if name == 'report':
 					# The recording's mode, made the one asked for.
 					asked = re.search(r'power_efficient=(\w+)', args)
@@ -199,7 +220,8 @@ def execute(argv):
 def _normal(console):
 	"""@console without what the board changes: its CPUs' lines."""
 	built = (_as_built(l, '#N') for l in console.splitlines() if 'topology: cpu' not in l)
-	return '\n'.join(re.sub(r'wq_unbound_cpumask at boot: \S+', 'wq_unbound_cpumask at boot: N', l)
+	return '\n'.join(_mode(re.sub(r'wq_unbound_cpumask at boot: \S+',
+				     'wq_unbound_cpumask at boot: N', l), '', '')
 			 for l in built)
 
 
