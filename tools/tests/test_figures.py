@@ -50,7 +50,7 @@ def claims(column: int) -> dict:
 
 class FiguresTest(unittest.TestCase):
 	def setUp(self):
-		self.cases = len(series.cases(series.patches(version='6.12')))
+		self.cases = len(series.cases(series.carried('6.12')))
 		self.results = len(expected('6.12'))
 
 	def test_cases_and_results_per_boot(self):

@@ -64,7 +64,6 @@ void wq_test_fault(struct kunit *test, const char *point)
 
 _CHECK = '''\
 	/* wq-kunit faults: what this exit left changed since the case's start. */
-	cpumask_copy(&wq_test_fault_found.runner, &current->cpus_mask);
 	wq_test_state_diff(&wq_test_fault_found, test->name, NULL);
 '''
 

@@ -16,7 +16,7 @@ from . import paths, series
 
 # The suites, in the order the console prints them (link order).
 SUITES = ('workqueue_percpu', 'workqueue_power_efficient', 'workqueue_unbound',
-	  'workqueue_hotplug', 'workqueue_topology', 'workqueue_cleanup')
+	  'workqueue_hotplug', 'workqueue_topology', 'workqueue_extra')
 HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lava_helper.py')
 PACKAGE = 'lava-common'
 RUNNER = 'lava-dispatcher'

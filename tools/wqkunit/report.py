@@ -37,7 +37,7 @@ def configurations() -> List[boots.Boot]:
 	return [boots.Boot(name=f'report-pe{mode}',
 			   description=f'placement report, power_efficient={mode}',
 			   kernel_args=[f'workqueue.power_efficient={mode}',
-					'kunit.filter_glob=workqueue_cleanup'],
+					'kunit.filter_glob=workqueue_extra.leak_check_sees_every_workqueue'],
 			   kernels=None, kconfig=KCONFIG)
 		for mode in MODES]
 
