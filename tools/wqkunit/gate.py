@@ -144,12 +144,13 @@ def lava_jobs() -> Step:
 
 
 def gate_boots(boot: str, version: str, versions: List[str]) -> List[boots.Boot]:
-	"""The configurations the gate boots on @version: @boot's, the module
-	boot on the newest version only.  Its build (CONFIG_MODULES=y) redoes
-	nearly the whole kernel, and one such boot shows that the module gives
-	the built-in run's verdicts; `run --boot module` boots it on any.
-	There, it stands for the built-in boot with its command line (its
-	twin, power-efficient-off), which the gate leaves out."""
+	"""The configurations the gate boots on @version: @boot's, a module
+	boot (a configuration naming a module; none does since the suites are
+	built in only) on the newest version only.  Its build
+	(CONFIG_MODULES=y) redoes nearly the whole kernel, and one such boot
+	shows that the module gives the built-in run's verdicts.  There, it
+	stands for the built-in boot with its command line (its twin), which
+	the gate leaves out."""
 	chosen = boots.select(boot, version)
 	if version != versions[-1]:
 		return [b for b in chosen if not b.module]
