@@ -203,14 +203,17 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				raise WqKunitError(f'{path}: [{name}] kconfig: {line!r} is not CONFIG_X=Y')
 		unbound = sec.get('unbound_cpumask', ALL)
 		online = sec.get('online', ALL)
-		since = tuple((k.split()[0], k.split()[-1], v) for k, v in sec.items()
-			      if re.fullmatch(r'(%s) since \d+\.\d+' % '|'.join(SINCE_KEYS), k))
-		for key in sec:
-			if key.split()[0] in SINCE_KEYS and ' ' in key and \
-			   not any(key == f'{k} since {v}' for k, v, _ in since):
-				raise WqKunitError(f'{path}: [{name}] {key!r}: write it as '
-						   f'"{key.split()[0]} since X.Y"')
-		for key, value in (('power_efficient', sec.get('power_efficient', 'off')),
+		power_efficient = sec.get('power_efficient', 'off')
+		since = []
+		for key, value in sec.items():
+			first, _, rest = key.partition(' ')
+			if first in SINCE_KEYS and rest:
+				found = re.fullmatch(r'since (\d+\.\d+)', rest)
+				if not found:
+					raise WqKunitError(f'{path}: [{name}] {key!r}: write it as '
+							   f'"{first} since X.Y"')
+				since.append((first, found.group(1), value))
+		for key, value in (('power_efficient', power_efficient),
 				   *((f'{k} since {v}', t) for k, v, t in since if k == 'power_efficient')):
 			if value not in ('on', 'off'):
 				raise WqKunitError(f'{path}: [{name}] {key}: {value!r} is not on or off')
@@ -232,8 +235,8 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 				  kernel_args=sec.get('kernel_args', '').split(),
 				  kernels=kernels or None, kconfig=kconfig, unbound_cpumask=unbound,
 				  module=sec.get('module', ''), numa=int(numa), arches=arches,
-				  online=online, power_efficient=sec.get('power_efficient', 'off'),
-				  since=since))
+				  online=online, power_efficient=power_efficient,
+				  since=tuple(since)))
 	return boots
 
 

@@ -16,6 +16,7 @@ parse writes the recording's JSON, as kunit.py parse did on it, and
 exits as it did.
 """
 
+import functools
 import os
 import re
 import sys
@@ -148,8 +149,9 @@ def _node(line):
 	return line[:found.end()] + f'node {node} ' + line[found.end():]
 
 
+@functools.lru_cache(maxsize=None)
 def _version():
-	"""The tree's X.Y, from its Makefile."""
+	"""The tree's X.Y, from its Makefile (read once)."""
 	here = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..')
 	with open(os.path.join(here, 'Makefile'), encoding='utf-8') as f:
 		text = f.read()
