@@ -9,7 +9,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from tests.util import DATA, TempDirTest, has_matplotlib
-from wqkunit import debianpy, report, report_plot
+from wqkunit import debianpy, report, report_plot, write_report
 from wqkunit.errors import WqKunitError
 
 SVG = '{http://www.w3.org/2000/svg}'
@@ -154,7 +154,7 @@ class FigureTest(TempDirTest):
 	def test_png_and_svg_written(self):
 		# The full mask only: a headline and two detail panels draw faster.
 		results = {'6.12': [recorded('pe0'), recorded('pe1')]}
-		written = report.write(results, self.tmp)
+		written = write_report.write(results, self.tmp)
 		self.assertEqual([os.path.basename(p) for p in written],
 				 ['report.md'] + list(report_plot.FIGURES))
 		for path in written:

@@ -70,7 +70,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	judged = verdict.boot(whole, text, complete, error, follow.failures,
 			      follow.running(), console)
 	problem, host = (None, {}) if error else hostchecks.problems(
-		kunit, req, ex, b, smp, console, whole, text, judged, log)
+		kunit.stale, req, ex, b, smp, console, whole, text, judged, log)
 	if problem or host:
 		judged = verdict.boot(whole, text, complete, problem, follow.failures,
 				      follow.running(), console, host)

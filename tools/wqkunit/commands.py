@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, packages, paths, report, report_plot, runner, source
+from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, packages, paths, report, report_plot, runner, source, write_report
 from .errors import WqKunitError
 from .options import Usage
 from .runner import say
@@ -194,7 +194,7 @@ def placement(args: argparse.Namespace) -> int:
 		if failed:
 			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
 		results[version] = [c for b in out.boots for c in _report(b)]
-	written = report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
+	written = write_report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
 	sys.stdout.write(report.markdown(results))
 	say(f'written: {", ".join(written)}')
 	return 0

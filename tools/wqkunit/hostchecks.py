@@ -4,33 +4,31 @@ verdicts: each finds what the guest cannot judge of itself (which kernel
 and board it is, what its boot configuration should have given, which
 results must be there)."""
 
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import arches, board as board_mod, boots, lognames, manifest, results, verdict
-from .kunitpy import Kunit
-
-if TYPE_CHECKING:
-	from . import runner
+from .requests import BuildRequest, ExecRequest
 
 # A case -> why the host failed it: lines shown under its "not ok".
 Failures = Dict[str, List[str]]
 
 
-def problems(kunit: Kunit, req: 'runner.BuildRequest', ex: 'runner.ExecRequest',
-	     b: boots.Boot, smp: int, console: str, whole: str, text: Optional[str],
-	     judged: verdict.Verdict, log: Callable[[str], None]) -> Tuple[Optional[str], Failures]:
+def problems(stale_kernel: Callable[[str], Optional[str]], req: BuildRequest,
+	     ex: ExecRequest, b: boots.Boot, smp: int, console: str, whole: str,
+	     text: Optional[str], judged: verdict.Verdict,
+	     log: Callable[[str], None]) -> Tuple[Optional[str], Failures]:
 	"""What the host's checks find wrong with a boot that gave results:
-	a boot error, from the stale-kernel check (it ran another kernel)
-	or the board check (another machine), or None; and, for a boot of
-	every suite, failures of named cases: the boot configuration's check
-	(the wq_unbound_cpumask and power-efficient mode the cases printed
-	are what boots.ini says)
+	a boot error, from the stale-kernel check (@stale_kernel, the build's
+	Kunit.stale(): it ran another kernel) or the board check (another
+	machine), or None; and, for a boot of every suite, failures of named
+	cases: the boot configuration's check (the wq_unbound_cpumask and
+	power-efficient mode the cases printed are what boots.ini says)
 	and the manifest's (every result kunit/expected/ says passes,
 	passed).  A boot that never got as far as the suites has its own
 	verdict."""
 	if judged.errors:
 		return None, {}		# no result at all: that is the verdict
-	stale = kunit.stale(console)
+	stale = stale_kernel(console)
 	if stale:
 		return 'stale kernel: ' + stale, {}
 	error = None
@@ -61,7 +59,7 @@ CONFIG_PREFIX = 'boot configuration check: '
 MANIFEST_PREFIX = 'expected results check: '
 
 
-def _expected(req: 'runner.BuildRequest', ex: 'runner.ExecRequest', b: boots.Boot,
+def _expected(req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 	      smp: int, text: Optional[str],
 	      log: Callable[[str], None]) -> Tuple[Optional[str], Dict[str, str]]:
 	"""What kunit/expected/ finds wrong with the results @text of boot @b:

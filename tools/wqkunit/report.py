@@ -5,11 +5,10 @@ and runs at boot with wq_unbound_cpumask whole, on the LITTLE CPUs and on
 the big ones) in each power-efficient mode, and turn its
 "workqueue_placement:" lines, several windows of each run, into Markdown
 tables and figures: wake-ups per second as mean and spread over the
-windows (report_plot draws them)."""
+windows (report_plot draws them, write_report writes both)."""
 
 from dataclasses import dataclass, field
 import math
-import os
 import re
 import statistics
 from typing import Dict, List
@@ -238,13 +237,3 @@ def markdown(results: Dict[str, List[Config]]) -> str:
 def span(cpus: List[int]) -> str:
 	"""@cpus as a CPU list such as 0-3,6, the way %*pbl prints it."""
 	return boots.cpus_text(sorted(cpus)) or 'none'
-
-
-def write(results: Dict[str, List[Config]], directory: str) -> List[str]:
-	"""report.md and the figures (report_plot) in @directory; their paths."""
-	os.makedirs(directory, exist_ok=True)
-	md = os.path.join(directory, 'report.md')
-	with open(md, 'w', encoding='utf-8') as f:
-		f.write(markdown(results))
-	from . import report_plot	# which draws this module's Config
-	return [md] + report_plot.draw(results, directory)
