@@ -15,7 +15,8 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import boots, cli, manifest, modboot, paths, source
+from wqkunit import boots, cli, manifest, modboot, source
+from wqkunit.base import repo_paths
 
 
 class FakeTreeTest(TempDirTest):
@@ -72,7 +73,7 @@ class FakeTreeTest(TempDirTest):
 		self.cache = os.path.join(self.tmp, 'cache')
 		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
 		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
-			  mock.patch('wqkunit.packages.ensure'),
+			  mock.patch('wqkunit.base.debian_packages.ensure'),
 			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
 			  mock.patch.object(sys, 'executable', self.python),
 			  mock.patch.dict(os.environ, env),
@@ -87,11 +88,11 @@ class FakeTreeTest(TempDirTest):
 	def boots_ini(self, edit):
 		"""kunit/boots.ini as @edit(its text) has it."""
 		ini = os.path.join(self.tmp, 'boots.ini')
-		with open(paths.BOOTS, encoding='utf-8') as f:
+		with open(repo_paths.BOOTS, encoding='utf-8') as f:
 			text = edit(f.read())
 		with open(ini, 'w', encoding='utf-8') as f:
 			f.write(text)
-		with mock.patch.object(paths, 'BOOTS', ini), \
+		with mock.patch.object(repo_paths, 'BOOTS', ini), \
 		     mock.patch.object(boots.load, '__defaults__', (ini,)), \
 		     mock.patch.object(boots.select, '__defaults__', (ini, 'arm')):
 			yield

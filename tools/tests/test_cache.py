@@ -16,7 +16,7 @@ from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
 from wqkunit import cli, runner, series, source
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 
 TOOLS = os.path.dirname(os.path.dirname(DATA))
@@ -204,7 +204,7 @@ class FilesystemTest(TempDirTest):
 	def run_with(self, error):
 		err = io.StringIO()
 		with mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': os.path.join(self.tmp, 'c')}), \
-		     mock.patch('wqkunit.packages.ensure'), \
+		     mock.patch('wqkunit.base.debian_packages.ensure'), \
 		     mock.patch('os.makedirs', side_effect=error), redirect_stderr(err):
 			rc = cli.main(['run', '--kernel', '6.1'])
 		self.assertEqual(rc, 1)

@@ -9,7 +9,7 @@ from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit import checkpatch, series
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 FAKE_CHECKPATCH = '''#!/usr/bin/perl
 my $out = `git log --no-color --format='%H %s' -1 $ENV{WANT} 2>&1`;

@@ -5,8 +5,9 @@ import os
 import shutil
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import claims, cli, options, paths
-from wqkunit.errors import WqKunitError
+from wqkunit import claims, cli, options
+from wqkunit.base import repo_paths
+from wqkunit.base.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
 
@@ -163,7 +164,7 @@ class ClaimsTest(TempDirTest):
 			claims.write(page, 'x')
 
 	def test_the_table_has_a_page_of_its_own(self):
-		self.assertEqual(os.path.relpath(claims.PAGE, paths.REPO), 'docs/claims.md')
+		self.assertEqual(os.path.relpath(claims.PAGE, repo_paths.REPO), 'docs/claims.md')
 		check_generated_page(self, claims.PAGE, claims.BEGIN, claims.END,
 				     'tools/wq-kunit claims --write')
 

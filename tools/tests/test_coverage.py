@@ -9,8 +9,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import claims, cli, coverage, options, paths, regressions, series, tables
-from wqkunit.errors import WqKunitError
+from wqkunit import claims, cli, coverage, options, regressions, series, tables
+from wqkunit.base import repo_paths
+from wqkunit.base.errors import WqKunitError
 
 HEADER = """\
 enum wq_flags {
@@ -143,7 +144,7 @@ class CoverageTest(TempDirTest):
 
 	def test_every_case_the_maps_name_is_in_the_series(self):
 		defined = set(series.cases(series.every()))
-		maps = [coverage.COVERAGE, os.path.join(paths.KUNIT_DIR, 'claims.ini')]
+		maps = [coverage.COVERAGE, os.path.join(repo_paths.KUNIT_DIR, 'claims.ini')]
 		for path in maps:
 			with open(path, encoding='utf-8') as f:
 				named = re.findall(r'^cases = (.*)$', f.read(), re.M)
@@ -155,7 +156,7 @@ class CoverageTest(TempDirTest):
 		self.assertGreater(len(coverage.load()), 30)
 
 	def test_the_table_has_a_page_of_its_own(self):
-		self.assertEqual(os.path.relpath(coverage.PAGE, paths.REPO), 'docs/coverage.md')
+		self.assertEqual(os.path.relpath(coverage.PAGE, repo_paths.REPO), 'docs/coverage.md')
 		check_generated_page(self, coverage.PAGE, coverage.BEGIN, coverage.END,
 				     'tools/wq-kunit coverage --write')
 

@@ -8,9 +8,10 @@ import re
 import unittest
 from typing import Dict, List, Set
 
-from wqkunit import arches, gate, packages, paths
+from wqkunit import arches, gate
+from wqkunit.base import debian_packages, repo_paths
 
-README = os.path.join(paths.REPO, 'README.md')
+README = os.path.join(repo_paths.REPO, 'README.md')
 MOST_LINES = 250
 # The lines a terminal shows at once, within which the README says how to
 # run the suite, the gate, a tree of one's own, one suite, and kunit.py.
@@ -23,7 +24,7 @@ FENCE = re.compile(r'^(```|~~~)')
 
 def pages() -> List[str]:
 	"""README.md and every page under docs/."""
-	return [README] + sorted(glob.glob(os.path.join(paths.DOCS, '*.md')))
+	return [README] + sorted(glob.glob(os.path.join(repo_paths.DOCS, '*.md')))
 
 
 def prose(text: str) -> str:
@@ -83,7 +84,7 @@ class DocsTest(unittest.TestCase):
 	def test_the_readme_names_what_the_tools_install_and_where_they_write(self):
 		with open(README, encoding='utf-8') as f:
 			text = ' '.join(f.read().split())
-		wanted = packages.BUILD + gate.PACKAGES + [p for a in arches.ARCHES.values()
+		wanted = debian_packages.BUILD + gate.PACKAGES + [p for a in arches.ARCHES.values()
 							   for p in a.packages]
 		for word in list(dict.fromkeys(wanted)) + ['~/.cache/wq-kunit', 'rm -rf',
 							   'WQ_KUNIT_BOARD', 'WQ_KUNIT_ARCH']:
@@ -93,7 +94,7 @@ class DocsTest(unittest.TestCase):
 	def test_every_relative_link_leads_to_a_file(self):
 		for page in pages():
 			for target in filter(relative, links(page)):
-				with self.subTest(page=os.path.relpath(page, paths.REPO), link=target):
+				with self.subTest(page=os.path.relpath(page, repo_paths.REPO), link=target):
 					name, _, anchor = target.partition('#')
 					where = os.path.normpath(os.path.join(os.path.dirname(page), name)) \
 						if name else page
@@ -102,10 +103,10 @@ class DocsTest(unittest.TestCase):
 						self.assertIn(anchor, anchors(where), f'{target}: no such heading')
 
 	def test_every_page_is_linked_from_the_readme(self):
-		linked = {os.path.normpath(os.path.join(paths.REPO, t.partition('#')[0]))
+		linked = {os.path.normpath(os.path.join(repo_paths.REPO, t.partition('#')[0]))
 			  for t in filter(relative, links(README))}
 		for page in pages()[1:]:
-			with self.subTest(page=os.path.relpath(page, paths.REPO)):
+			with self.subTest(page=os.path.relpath(page, repo_paths.REPO)):
 				self.assertIn(page, linked)
 
 	def test_the_link_check_sees_links_and_skips_code(self):

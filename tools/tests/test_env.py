@@ -12,33 +12,34 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import cli, lock, packages, paths
-from wqkunit.errors import WqKunitError
+from wqkunit import cli
+from wqkunit.base import debian_packages, file_locks, repo_paths
+from wqkunit.base.errors import WqKunitError
 
-WQ_KUNIT = os.path.join(paths.TOOLS_DIR, 'wq-kunit')
+WQ_KUNIT = os.path.join(repo_paths.TOOLS_DIR, 'wq-kunit')
 
 
 class PackagesTest(unittest.TestCase):
 	def test_installed_package_is_not_missing(self):
-		self.assertEqual(packages.missing(['dpkg']), [])
+		self.assertEqual(debian_packages.missing(['dpkg']), [])
 
 	def test_unknown_package_is_missing(self):
-		self.assertEqual(packages.missing(['wq-kunit-no-such-package']),
+		self.assertEqual(debian_packages.missing(['wq-kunit-no-such-package']),
 				 ['wq-kunit-no-such-package'])
 
 	def test_non_root_is_told_what_to_install(self):
 		with mock.patch('os.geteuid', return_value=1000):
 			with self.assertRaisesRegex(WqKunitError,
 						    'missing Debian packages: wq-kunit-nope .*apt-get install wq-kunit-nope'):
-				packages.ensure(['dpkg', 'wq-kunit-nope'], lambda m: None)
+				debian_packages.ensure(['dpkg', 'wq-kunit-nope'], lambda m: None)
 
 	def test_a_package_named_twice_is_missing_once(self):
-		self.assertEqual(packages.missing(['wq-kunit-nope', 'dpkg', 'wq-kunit-nope']),
+		self.assertEqual(debian_packages.missing(['wq-kunit-nope', 'dpkg', 'wq-kunit-nope']),
 				 ['wq-kunit-nope'])
 
 	def test_nothing_missing_installs_nothing(self):
 		with mock.patch('subprocess.run', wraps=subprocess.run) as run:
-			packages.ensure(['dpkg'], lambda m: None)
+			debian_packages.ensure(['dpkg'], lambda m: None)
 		self.assertNotIn('apt-get', str(run.call_args_list))
 
 
@@ -46,9 +47,9 @@ class LockTest(TempDirTest):
 	def test_second_holder_gives_up_after_waiting(self):
 		path = os.path.join(self.tmp, 'locks', 'x.lock')
 		said = []
-		with lock.held(path, said.append):
+		with file_locks.held(path, said.append):
 			with self.assertRaisesRegex(WqKunitError, 'another wq-kunit run holds'):
-				with lock.held(path, said.append, wait=0.05):
+				with file_locks.held(path, said.append, wait=0.05):
 					pass
 		self.assertTrue(any('waiting' in s for s in said))
 
@@ -58,7 +59,7 @@ class LockTest(TempDirTest):
 		holding = threading.Event()
 
 		def first():
-			with lock.held(path, order.append):
+			with file_locks.held(path, order.append):
 				order.append('first in')
 				holding.set()
 				time.sleep(0.1)
@@ -67,7 +68,7 @@ class LockTest(TempDirTest):
 		thread = threading.Thread(target=first)
 		thread.start()
 		self.assertTrue(holding.wait(10))
-		with lock.held(path, order.append, wait=5):
+		with file_locks.held(path, order.append, wait=5):
 			order.append('second in')
 		thread.join()
 		self.assertLess(order.index('first out'), order.index('second in'))

@@ -8,7 +8,7 @@ import unittest
 
 from tests.util import TempDirTest, fake_kernel_tree
 from wqkunit import fault_hooks, faults, results, series, source
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 class HooksTest(TempDirTest):
 	def series_files(self) -> dict:

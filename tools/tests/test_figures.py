@@ -11,14 +11,15 @@ import re
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import faults, gate, kernels, manifest, mutate, paths, records, series
+from wqkunit import faults, gate, kernels, manifest, mutate, records, series
+from wqkunit.base import repo_paths
 
 # The gate's figures for the 6.12 and 6.1 trees (the cover letter quotes none).
-RESULTS = os.path.join(paths.REPO, 'docs', 'series.md')
-README = os.path.join(paths.REPO, 'README.md')
-CASES = os.path.join(paths.REPO, 'docs', 'cases.md')
-CLAIMS = os.path.join(paths.REPO, 'docs', 'claims.md')
-MEASUREMENTS = os.path.join(paths.TOOLS_DIR, 'MEASUREMENTS.md')
+RESULTS = os.path.join(repo_paths.REPO, 'docs', 'series.md')
+README = os.path.join(repo_paths.REPO, 'README.md')
+CASES = os.path.join(repo_paths.REPO, 'docs', 'cases.md')
+CLAIMS = os.path.join(repo_paths.REPO, 'docs', 'claims.md')
+MEASUREMENTS = os.path.join(repo_paths.TOOLS_DIR, 'MEASUREMENTS.md')
 
 
 def text(path: str) -> str:

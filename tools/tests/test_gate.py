@@ -13,9 +13,10 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import arches, board, boots, claims, gate, gatejobs, lognames, paths, results, runner
+from wqkunit import arches, board, boots, claims, gate, gatejobs, lognames, results, runner
 from wqkunit import series, splats, staticchecks, verdict
-from wqkunit.errors import WqKunitError
+from wqkunit.base import repo_paths
+from wqkunit.base.errors import WqKunitError
 
 LOGS = os.path.join(DATA, 'logs')
 COUNT = re.compile(r'^\d+ passed, (\d+) failed, \d+ skipped$')
@@ -40,7 +41,7 @@ class FakeRun:
 		self.caught, self.failing = caught, failing
 
 	def __call__(self, req, ex, log=None):
-		out = runner.Outcome(tree=os.path.join(paths.cache_dir(), 'src', req.version))
+		out = runner.Outcome(tree=os.path.join(repo_paths.cache_dir(), 'src', req.version))
 		os.makedirs(req.logs, exist_ok=True)
 		for b in ex.boots:
 			for smp in ex.smps:
@@ -52,7 +53,7 @@ class FakeRun:
 		its `skip` names."""
 		def boot(skip=()):
 			return self(req, replace(ex, boots=[b for b in ex.boots if b.name not in skip]))
-		return os.path.join(paths.cache_dir(), 'src', req.version), boot
+		return os.path.join(repo_paths.cache_dir(), 'src', req.version), boot
 
 	def boot(self, req, b, smp):
 		label = f'{req.label} [{b.name}]'
@@ -85,7 +86,7 @@ class GateTest(TempDirTest):
 		for p in (mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache}),
 			  mock.patch('wqkunit.kernels.supported', return_value=['6.1', '6.12']),
 			  mock.patch('wqkunit.boots.select', _select),
-			  mock.patch('wqkunit.packages.ensure'),
+			  mock.patch('wqkunit.base.debian_packages.ensure'),
 			  mock.patch('wqkunit.runner.built', FakeRun().built)):
 			p.start()
 			self.addCleanup(p.stop)
@@ -175,7 +176,7 @@ class GateTest(TempDirTest):
 			      self.failed_steps(lines))
 
 	def test_w1_of_a_build_that_failed_is_a_failed_step(self):
-		with mock.patch('wqkunit.lock.held'):
+		with mock.patch('wqkunit.base.file_locks.held'):
 			step = staticchecks.w1('6.1', self.tmp)
 		self.assertEqual((step.ok, step.detail),
 				 (False, 'no kernel/workqueue.o: the build failed'))

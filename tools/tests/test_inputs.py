@@ -12,7 +12,7 @@ from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit import arches, boots, cli, kernels, options, runner, series
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 
 class KernelsTest(unittest.TestCase):
@@ -241,7 +241,7 @@ class CommandLineTest(TempDirTest):
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
 	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.built', 'wqkunit.runner.prepared',
-		 'wqkunit.packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
+		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
 
 	def setUp(self):
 		super().setUp()

@@ -11,8 +11,9 @@ import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, kunitpy, paths, proctree, progress, runner
-from wqkunit.errors import WqKunitError
+from wqkunit import arches, kunitpy, progress, runner
+from wqkunit.base import process_tree, repo_paths
+from wqkunit.base.errors import WqKunitError
 from wqkunit.kunitpy import Kunit
 
 LINE = '[    0.000000] Linux version 6.12.118 (root@vm) (gcc 12.2.0) {} \n'
@@ -67,7 +68,7 @@ class InterruptedRunTest(TempDirTest):
 		super().setUp()
 		# Not the seconds an init slow to reap the sleeps' zombies takes.
 		for name, secs in (('GRACE', 0.2), ('DYING', 0.1)):
-			patch = mock.patch.object(proctree, name, secs)
+			patch = mock.patch.object(process_tree, name, secs)
 			patch.start()
 			self.addCleanup(patch.stop)
 
@@ -85,7 +86,7 @@ class InterruptedRunTest(TempDirTest):
 		# A shell standing for kunit.py, its child for make.
 		script = f'sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with self.assertRaises(KeyboardInterrupt):
-			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+			process_tree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -93,7 +94,7 @@ class InterruptedRunTest(TempDirTest):
 		pidfile = os.path.join(self.tmp, 'grandchild')
 		script = f'trap "" TERM; sleep 60 & echo $! > {pidfile}; echo started; wait'
 		with self.assertRaises(KeyboardInterrupt):
-			proctree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
+			process_tree.run_tree(['sh', '-c', script], self.interrupt_on('started'))
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -101,13 +102,13 @@ class InterruptedRunTest(TempDirTest):
 		"""Its group is what an interruption ends; a terminal's Ctrl-C
 		reaches us alone, and nothing of the group stops on reading it."""
 		lines = []
-		proctree.run_tree([sys.executable, '-c', 'import os, sys; '
+		process_tree.run_tree([sys.executable, '-c', 'import os, sys; '
 				'print(os.getpgid(0) == os.getpid() != os.getpgid(os.getppid()), '
 				'repr(sys.stdin.read()))'], lines.append)
 		self.assertEqual(lines, ["True ''\n"])
 
 	def test_exit_status_is_returned(self):
-		self.assertEqual(proctree.run_tree(['sh', '-c', 'exit 3']), 3)
+		self.assertEqual(process_tree.run_tree(['sh', '-c', 'exit 3']), 3)
 
 	def test_end_all_reaches_children_of_other_threads(self):
 		# Boots run in threads; a signal reaches the main thread only.
@@ -115,17 +116,17 @@ class InterruptedRunTest(TempDirTest):
 		script = f'sleep 60 & echo $! > {pidfile}; wait'
 		status = []
 		thread = threading.Thread(target=lambda: status.append(
-			proctree.run_tree(['sh', '-c', script])))
+			process_tree.run_tree(['sh', '-c', script])))
 		thread.start()
 		deadline = time.monotonic() + 10
-		while not (proctree._RUNNING and os.path.exists(pidfile)) and \
+		while not (process_tree._RUNNING and os.path.exists(pidfile)) and \
 		      time.monotonic() < deadline:
 			time.sleep(0.05)
-		proctree.end_all()
+		process_tree.end_all()
 		thread.join(15)
 		self.assertFalse(thread.is_alive())
 		self.assertNotEqual(status, [0])
-		self.assertEqual(proctree._RUNNING, set())
+		self.assertEqual(process_tree._RUNNING, set())
 		with open(pidfile, encoding='utf-8') as f:
 			self.assertFalse(_alive(int(f.read())))
 
@@ -188,8 +189,8 @@ class ArchTest(TempDirTest):
 	def test_arm_is_the_big_little_board(self):
 		common = Kunit(self.tmp, 'b').common
 		self.assertEqual(common[:2], ['--arch=arm', '--cross_compile=arm-linux-gnueabihf-'])
-		self.assertIn(f'--qemu_config={paths.QEMU_CONFIG}', common)
-		self.assertIn(f'--kunitconfig={paths.KUNITCONFIG}', common)
+		self.assertIn(f'--qemu_config={repo_paths.QEMU_CONFIG}', common)
+		self.assertIn(f'--kunitconfig={repo_paths.KUNITCONFIG}', common)
 
 	def test_um_has_no_cross_compiler_and_no_qemu(self):
 		common = Kunit(self.tmp, 'b', arch=arches.get('um')).common
@@ -251,7 +252,7 @@ class BuildInputsTest(TempDirTest):
 			os.makedirs(repo)
 			config = os.path.join(repo, 'kunitconfig')
 			shutil.copyfile(self.config, config)
-			with mock.patch.object(paths, 'REPO', repo):
+			with mock.patch.object(repo_paths, 'REPO', repo):
 				digests.append(Kunit(self.tree, os.path.join(self.tmp, 'build'),
 						     qemu_config=None, kunitconfigs=[config],
 						     reuse=True).inputs([]))

@@ -9,8 +9,9 @@ import re
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit import debianpy, lava, lavacmd, results
-from wqkunit.errors import WqKunitError
+from wqkunit import lava, lavacmd, results
+from wqkunit.base import debian_python
+from wqkunit.base.errors import WqKunitError
 
 
 def monitored(console: str) -> dict:
@@ -89,7 +90,7 @@ class JobTest(TempDirTest):
 				 '    e: []\nf: {}\n')
 
 
-@unittest.skipUnless(debianpy.has('lava_common.schemas'), 'needs Debian\'s lava-common (the gate installs it)')
+@unittest.skipUnless(debian_python.has('lava_common.schemas'), 'needs Debian\'s lava-common (the gate installs it)')
 class SchemaTest(TempDirTest):
 	def test_jobs_and_device_pass_lavas_schema(self):
 		job = os.path.join(self.tmp, 'job.yaml')

@@ -4,7 +4,8 @@
 import os
 
 from tests.util import TempDirTest, check_generated_page
-from wqkunit import paths, regressions
+from wqkunit import regressions
+from wqkunit.base import repo_paths
 
 ENTRY = '''[fix]
 commit = 10a5a651e3afc9b0b381f47e8930972e4e918397
@@ -20,7 +21,7 @@ class RegressionsTest(TempDirTest):
 		self.assertEqual(regressions.problems(), [])
 
 	def test_the_table_has_a_page_of_its_own(self):
-		self.assertEqual(os.path.relpath(regressions.PAGE, paths.REPO), 'docs/corpus.md')
+		self.assertEqual(os.path.relpath(regressions.PAGE, repo_paths.REPO), 'docs/corpus.md')
 		check_generated_page(self, regressions.PAGE, regressions.BEGIN, regressions.END,
 				     'tools/wq-kunit coverage --write')
 

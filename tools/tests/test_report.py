@@ -9,8 +9,9 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from tests.util import DATA, TempDirTest, has_matplotlib
-from wqkunit import debianpy, report, report_plot, write_report
-from wqkunit.errors import WqKunitError
+from wqkunit import report, report_plot, write_report
+from wqkunit.base import debian_python
+from wqkunit.base.errors import WqKunitError
 
 SVG = '{http://www.w3.org/2000/svg}'
 
@@ -177,13 +178,13 @@ class FigureTest(TempDirTest):
 		data = os.path.join(self.tmp, 'bad.json')
 		with open(data, 'w', encoding='utf-8') as f:
 			json.dump({'headline': 'nonsense'}, f)
-		proc = debianpy.run(report_plot.SCRIPT, [data, self.tmp], report_plot.PACKAGE)
+		proc = debian_python.run(report_plot.SCRIPT, [data, self.tmp], report_plot.PACKAGE)
 		self.assertEqual(proc.returncode, 2)
 		self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 		self.assertIn('is not a report', proc.stderr)
 
 	def test_help(self):
-		proc = debianpy.run(report_plot.SCRIPT, ['--help'], report_plot.PACKAGE)
+		proc = debian_python.run(report_plot.SCRIPT, ['--help'], report_plot.PACKAGE)
 		self.assertEqual(proc.returncode, 0)
 		self.assertIn('report_figure.py REPORT.json DIR', proc.stdout)
 
@@ -191,7 +192,7 @@ class FigureTest(TempDirTest):
 class MissingPythonTest(TempDirTest):
 	def test_no_debian_python_says_what_to_install(self):
 		from unittest import mock
-		with mock.patch.object(debianpy, 'PYTHON', os.path.join(self.tmp, 'nope')):
+		with mock.patch.object(debian_python, 'PYTHON', os.path.join(self.tmp, 'nope')):
 			with self.assertRaisesRegex(WqKunitError, 'python3-matplotlib needs Debian'):
 				report_plot.draw({}, self.tmp)
 

@@ -6,7 +6,7 @@ import unittest
 
 from tests.util import DATA
 from wqkunit import results
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 
 def load(name: str) -> str:

@@ -6,7 +6,7 @@ import subprocess
 
 from tests.util import TempDirTest, fake_kernel_tree, snapshot
 from wqkunit import series, source
-from wqkunit.errors import WqKunitError
+from wqkunit.base.errors import WqKunitError
 
 
 def quiet(_msg: str) -> None:

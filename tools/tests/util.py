@@ -76,5 +76,5 @@ def snapshot(tree: str) -> dict:
 def has_matplotlib() -> bool:
 	"""Whether Debian's Python, which draws the report's figures, has
 	python3-matplotlib (the gate installs it)."""
-	from wqkunit import debianpy
-	return debianpy.has('matplotlib')
+	from wqkunit.base import debian_python
+	return debian_python.has('matplotlib')

@@ -9,7 +9,9 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import arches, boots, capture, runner, source, verdict
+from . import arches, boots, runner, source, verdict
+from .base import short_commands
+from .base.messages import say
 from .kunitpy import Kunit
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
@@ -75,9 +77,9 @@ def _base_tree(tree: str) -> str:
 	"""A worktree of the cached tree's unpacked state, without the series."""
 	base = tree + '-base'
 	if not os.path.isdir(base):
-		capture.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
+		short_commands.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
 			    cwd=tree, what='git worktree add')
-	capture.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
+	short_commands.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
 		    what='git checkout')
 	return base
 
@@ -128,7 +130,7 @@ def boot_problems(ours: verdict.Verdict, base: verdict.Verdict) -> List[str]:
 
 
 def check(version: str, arch_name: str, jobs: int, timeout: int,
-	  say: Callable[[str], None] = runner.say) -> Tuple[List[str], List[str]]:
+	  say: Callable[[str], None] = say) -> Tuple[List[str], List[str]]:
 	"""Build and boot both sides; (problems, lines) as compare() gives them."""
 	arch = arches.get(arch_name)
 	req = runner.BuildRequest(version, jobs=jobs, arch=arch_name)

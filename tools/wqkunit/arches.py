@@ -8,8 +8,9 @@ import os
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from . import board, paths
-from .errors import WqKunitError
+from . import board
+from .base import repo_paths
+from .base.errors import WqKunitError
 
 
 @dataclass(frozen=True)
@@ -30,23 +31,23 @@ class Arch:
 
 ARCHES: Dict[str, Arch] = {
 	# The article's big.LITTLE board, 32-bit: no clusters (see docs/board.md).
-	'arm': Arch('arm', 'arm-linux-gnueabihf-', paths.QEMU_CONFIG, (paths.KUNITCONFIG,),
+	'arm': Arch('arm', 'arm-linux-gnueabihf-', repo_paths.QEMU_CONFIG, (repo_paths.KUNITCONFIG,),
 		    ['gcc-arm-linux-gnueabihf', 'qemu-system-arm', 'device-tree-compiler'],
 		    board.BIG_LITTLE),
 	# 64-bit ARM reads the device tree's cpu-map: two real clusters.
 	'arm64': Arch('arm64', 'aarch64-linux-gnu-',
-		      paths.QEMU_CONFIG,
-		      (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'arm64.config')),
+		      repo_paths.QEMU_CONFIG,
+		      (repo_paths.KUNITCONFIG, os.path.join(repo_paths.KUNIT_DIR, 'arm64.config')),
 		      ['gcc-aarch64-linux-gnu', 'qemu-system-arm', 'device-tree-compiler'],
 		      # GICv3, the kunitconfig's NR_CPUS: two clusters of 8, past
 		      # the 8 CPUs of every other board
 		      board.BIG_LITTLE, max_cpus=16, cpus=16),
-	'x86_64': Arch('x86_64', '', os.path.join(paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
-		       (paths.KUNITCONFIG, os.path.join(paths.KUNIT_DIR, 'x86_64.config')),
+	'x86_64': Arch('x86_64', '', os.path.join(repo_paths.KUNIT_DIR, 'qemu_x86_64_smp.py'),
+		       (repo_paths.KUNITCONFIG, os.path.join(repo_paths.KUNIT_DIR, 'x86_64.config')),
 		       ['qemu-system-x86', 'libelf-dev'], board.HOMOGENEOUS,
 		       max_cpus=16),	# kunitconfig's NR_CPUS
 	# User-mode Linux, kunit.py's default: one CPU, no QEMU.
-	'um': Arch('um', '', None, (os.path.join(paths.KUNIT_DIR, 'um.config'),), [], None,
+	'um': Arch('um', '', None, (os.path.join(repo_paths.KUNIT_DIR, 'um.config'),), [], None,
 		   max_cpus=1),
 }
 DEFAULT = 'arm'

@@ -11,10 +11,11 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import boots, paths, runner, series
-from .errors import WqKunitError
+from . import boots, runner, series
+from .base import repo_paths
+from .base.errors import WqKunitError
+from .base.process_tree import run_tree
 from .kunitpy import Kunit
-from .proctree import run_tree
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')
@@ -69,7 +70,7 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 	    say: Callable[[str], None], cold_runs: int = 1) -> Dict[str, float]:
 	"""Every phase of @version, in seconds (medians of @runs where cheap,
 	of @cold_runs for the cold builds, which alternate with plain ones)."""
-	root = os.path.join(paths.cache_dir(), 'bench', version)
+	root = os.path.join(repo_paths.cache_dir(), 'bench', version)
 	shutil.rmtree(root, ignore_errors=True)
 	os.makedirs(root)
 	log = os.path.join(root, 'build.log')

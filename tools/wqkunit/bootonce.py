@@ -10,9 +10,10 @@ import time
 from typing import Callable, Sequence, Tuple
 
 from . import arches, boots, hostchecks, ktap, lognames, modboot, verdict
-from .errors import WqKunitError
+from .base.errors import WqKunitError
+from .base.messages import say
+from .base.phase_times import phase
 from .kunitpy import Kunit
-from .phases import phase, say
 from .requests import Boot, BuildRequest, ExecRequest
 
 

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import paths
-from .errors import WqKunitError
+from .base import repo_paths
+from .base.errors import WqKunitError
 
 
 # In kernel_args: the upper half of the board's CPUs (its big ones), and
@@ -191,7 +191,7 @@ def read_ini(path: str, what: str) -> configparser.ConfigParser:
 	return parser
 
 
-def load(path: str = paths.BOOTS) -> List[Boot]:
+def load(path: str = repo_paths.BOOTS) -> List[Boot]:
 	parser = read_ini(path, 'boot configurations')
 	boots = []
 	for name in parser.sections():
@@ -240,7 +240,7 @@ def load(path: str = paths.BOOTS) -> List[Boot]:
 	return boots
 
 
-def select(name: str, version: Optional[str], path: str = paths.BOOTS,
+def select(name: str, version: Optional[str], path: str = repo_paths.BOOTS,
 	   arch: Optional[str] = 'arm') -> List[Boot]:
 	"""The configurations @name stands for ('all': every one) on @version
 	(None: on some version) and @arch (None: on some architecture)."""

@@ -17,10 +17,10 @@ import sys
 import tempfile
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from . import paths, stamps
-from .errors import WqKunitError
+from .base import digest_stamps, repo_paths
+from .base.errors import WqKunitError
 
-COMMITS = os.path.join(paths.PATCHES, 'upstream-commits')
+COMMITS = os.path.join(repo_paths.PATCHES, 'upstream-commits')
 
 # checkpatch's lookup: git log --no-color --format='%H %s' -1 <id>,
 # answered from KNOWN, the upstream commits (commits()).
@@ -64,7 +64,7 @@ def commits(path: Optional[str] = None) -> Dict[str, str]:
 def key(head: str, patch: str) -> str:
 	"""What the verdict on @patch depends on: the tree's checkpatch, the
 	patch and the upstream commits."""
-	return stamps.patch_key(head + stamps.of_files([COMMITS]), patch)
+	return digest_stamps.patch_key(head + digest_stamps.of_files([COMMITS]), patch)
 
 
 def run(tree: str, patches: List[str]) -> Iterator[Tuple[str, str]]:

@@ -11,13 +11,14 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import arches, boots, kernels, lognames, paths, series, stamps
-from .errors import WqKunitError
+from . import arches, boots, kernels, lognames, series
+from .base import digest_stamps, repo_paths
+from .base.errors import WqKunitError
 
-CLAIMS = os.path.join(paths.KUNIT_DIR, 'claims.ini')
+CLAIMS = os.path.join(repo_paths.KUNIT_DIR, 'claims.ini')
 GATE = 'gate.json'
 # The page whose table claims --write replaces, between these markers.
-PAGE = os.path.join(paths.DOCS, 'claims.md')
+PAGE = os.path.join(repo_paths.DOCS, 'claims.md')
 BEGIN = '<!-- claims:begin (tools/wq-kunit claims --write) -->'
 END = '<!-- claims:end -->'
 
@@ -37,7 +38,7 @@ def _leaves(group: dict, prefix: str, out: Dict[str, str]) -> None:
 
 
 def _inputs() -> Dict[str, str]:
-	return {'series': series.digest(series.every()), 'kunitconfig': stamps.of_files([paths.KUNITCONFIG])}
+	return {'series': series.digest(series.every()), 'kunitconfig': digest_stamps.of_files([repo_paths.KUNITCONFIG])}
 
 
 def _stem(args: Dict[str, object], version: str, name: str) -> str:
@@ -58,7 +59,7 @@ def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, objec
 		for name in names:
 			for ext in ('json', 'console'):
 				rel = f'{_stem(args, version, name)}.{ext}'
-				logs[rel] = stamps.of_files([os.path.join(logs_root, rel)])
+				logs[rel] = digest_stamps.of_files([os.path.join(logs_root, rel)])
 	path = os.path.join(logs_root, GATE)
 	with open(path, 'w', encoding='utf-8') as f:
 		json.dump(dict(_inputs(), args=args, boots=ran, logs=logs), f, indent=1, sort_keys=True)
@@ -110,7 +111,7 @@ def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run
 				   f'every boot with {lognames.DEFAULT_CPUS} CPUs: {again} without options')
 	for rel, digest in sorted(gate.get('logs', {}).items()):
 		try:
-			same = stamps.of_files([os.path.join(logs_root, rel)]) == digest
+			same = digest_stamps.of_files([os.path.join(logs_root, rel)]) == digest
 		except OSError:
 			same = False
 		if not same:
@@ -252,10 +253,10 @@ def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	"""The Markdown table, one row per claim, one column per kernel."""
 	parser = boots.read_ini(claims_path, 'claims')
 	versions = kernels.supported()
-	root = logs_root or os.path.join(paths.cache_dir(), 'logs')
+	root = logs_root or os.path.join(repo_paths.cache_dir(), 'logs')
 	gate = gate_runs(root)
 	runs = {v: gate.get(v, {}) for v in versions}
-	trees_root = trees_root or os.path.join(paths.cache_dir(), 'src')
+	trees_root = trees_root or os.path.join(repo_paths.cache_dir(), 'src')
 	trees = {v: os.path.join(trees_root, f'linux-{v}') for v in versions}
 	rows = ['| claim | evidence | ' + ' | '.join(versions) + ' |',
 		'|---|---|' + '---|' * len(versions)]

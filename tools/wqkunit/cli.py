@@ -8,13 +8,14 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, claims, commands, coverage, faults, lava, lavacmd, options, paths, regressions, tables
-from .errors import WqKunitError
+from . import arches, claims, commands, coverage, faults, lava, lavacmd, options, regressions, tables
+from .base import repo_paths
+from .base.errors import WqKunitError
 
 
 def version() -> str:
 	"""The repository's commit (git describe), or "unknown" outside a clone."""
-	proc = subprocess.run(['git', '-C', paths.REPO, 'describe', '--always', '--dirty'],
+	proc = subprocess.run(['git', '-C', repo_paths.REPO, 'describe', '--always', '--dirty'],
 			      capture_output=True, text=True, check=False)
 	return proc.stdout.strip() if proc.returncode == 0 else 'unknown'
 
@@ -174,7 +175,7 @@ def parser() -> argparse.ArgumentParser:
 			'the Markdown table, or with --write put it into its page.')
 	table.add_argument('--write', metavar='FILE', nargs='?', const=claims.PAGE,
 			   help='replace the table between the claims markers in FILE '
-				f'(default: {os.path.relpath(claims.PAGE, paths.REPO)})')
+				f'(default: {os.path.relpath(claims.PAGE, repo_paths.REPO)})')
 
 	rec = command('records', tables.records_cmd,
 		      'the records behind the figures the README and cover letter quote',
@@ -210,7 +211,7 @@ def parser() -> argparse.ArgumentParser:
 	cov.add_argument('--write', metavar='FILE', nargs='?', const=tables.PAGES,
 			 help='replace the coverage and the corpus tables between their '
 			      'markers in FILE, each that FILE has (default: each in its '
-			      'page, %s and %s)' % tuple(os.path.relpath(p, paths.REPO)
+			      'page, %s and %s)' % tuple(os.path.relpath(p, repo_paths.REPO)
 							for p in (coverage.PAGE, regressions.PAGE)))
 
 	man = command('manifest', commands.manifest_cmd,
@@ -270,7 +271,7 @@ def _terminated(_signum, _frame) -> None:
 	"""SIGTERM (a CI job's timeout, say) or SIGHUP (its terminal gone)
 	ends a run as Ctrl-C does: the files it changed are put back and
 	kunit.py, make and QEMU, in process groups of their own which neither
-	signal reaches, end with it (proctree.run_tree())."""
+	signal reaches, end with it (process_tree.run_tree())."""
 	raise KeyboardInterrupt
 
 

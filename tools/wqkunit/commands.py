@@ -7,10 +7,11 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, load, lognames, manifest, mutate, packages, paths, report, report_plot, runner, source, write_report
-from .errors import WqKunitError
+from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, lognames, manifest, mutate, report, report_plot, runner, source, write_report
+from .base import cpu_hogs, debian_packages, repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
 from .options import Usage
-from .runner import say
 
 RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 		raise Usage('--kernel and --tree exclude each other', RUN)
 	_writable(args.json, '--json')
 	if args.tree and args.build_dir and _inside(args.build_dir,
-						    os.path.join(paths.cache_dir(), 'build')):
+						    os.path.join(repo_paths.cache_dir(), 'build')):
 		raise Usage('--build-dir: the cache\'s build directories belong to its own '
 			    'trees; give --tree a build directory outside it', RUN)
 	if args.tree:
@@ -64,7 +65,7 @@ def soak(args: argparse.Namespace) -> int:
 	selected = {v: boots.select(args.boot, v) for v in versions}
 	total = runner.Outcome()
 	lines = []
-	with load.hogs(args.load) as hogs:
+	with cpu_hogs.hogs(args.load) as hogs:
 		if hogs:
 			say(f'host load: {hogs} busy processes')
 		for version in versions:
@@ -162,7 +163,7 @@ def measure(args: argparse.Namespace) -> int:
 			measured[version] = bench.measure(kunit.tree, version, args.runs, args.jobs,
 							  say, args.cold_runs)
 	text = bench.table(measured)
-	out = args.output or os.path.join(paths.cache_dir(), 'bench.md')
+	out = args.output or os.path.join(repo_paths.cache_dir(), 'bench.md')
 	with open(out, 'w', encoding='utf-8') as f:
 		f.write(text)
 	sys.stdout.write(text)
@@ -185,7 +186,7 @@ def all_tests(args: argparse.Namespace) -> int:
 def placement(args: argparse.Namespace) -> int:
 	results = {}
 	versions = _versions(args)
-	packages.ensure([report_plot.PACKAGE], say)
+	debian_packages.ensure([report_plot.PACKAGE], say)
 	for version in versions:
 		out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
 				 runner.ExecRequest(report.configurations(), args.timeout, live=False,
@@ -194,7 +195,7 @@ def placement(args: argparse.Namespace) -> int:
 		if failed:
 			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
 		results[version] = [c for b in out.boots for c in _report(b)]
-	written = write_report.write(results, args.out or os.path.join(paths.cache_dir(), 'report'))
+	written = write_report.write(results, args.out or os.path.join(repo_paths.cache_dir(), 'report'))
 	sys.stdout.write(report.markdown(results))
 	say(f'written: {", ".join(written)}')
 	return 0
@@ -238,7 +239,7 @@ def fault_injection(args: argparse.Namespace) -> int:
 def manifest_cmd(args: argparse.Namespace) -> int:
 	"""Compare the last gate's results with kunit/expected/, or write it
 	from them."""
-	logs = os.path.join(paths.cache_dir(), 'logs')
+	logs = os.path.join(repo_paths.cache_dir(), 'logs')
 	if claims.gate_args(logs).get('smp') != lognames.DEFAULT_CPUS:
 		raise WqKunitError(f'the last gate booted with --smp {claims.gate_args(logs).get("smp")}: '
 				   f'the manifest records each board with its own CPU count')

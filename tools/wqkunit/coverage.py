@@ -7,12 +7,13 @@ import os
 import re
 from typing import Dict, List, Optional, Set
 
-from . import boots, claims, kernels, mutate, paths
-from .errors import WqKunitError
+from . import boots, claims, kernels, mutate
+from .base import repo_paths
+from .base.errors import WqKunitError
 
-COVERAGE = os.path.join(paths.KUNIT_DIR, 'coverage.ini')
+COVERAGE = os.path.join(repo_paths.KUNIT_DIR, 'coverage.ini')
 # The page whose table coverage --write replaces, between these markers.
-PAGE = os.path.join(paths.DOCS, 'coverage.md')
+PAGE = os.path.join(repo_paths.DOCS, 'coverage.md')
 BEGIN = '<!-- coverage:begin (tools/wq-kunit coverage --write) -->'
 END = '<!-- coverage:end -->'
 HEADER = 'include/linux/workqueue.h'
@@ -191,7 +192,7 @@ def table(entries: Dict[str, Dict[str, str]], found: Dict[str, Dict[str, str]],
 
 def trees(trees_root: Optional[str] = None) -> Dict[str, str]:
 	"""The cached tree of every supported version."""
-	root = trees_root or os.path.join(paths.cache_dir(), 'src')
+	root = trees_root or os.path.join(repo_paths.cache_dir(), 'src')
 	out = {}
 	for version in kernels.supported():
 		tree = os.path.join(root, f'linux-{version}')

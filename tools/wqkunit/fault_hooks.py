@@ -14,8 +14,9 @@ have run it logs, as "wq_test:" lines, whatever they left changed."""
 
 from typing import Dict, List, Tuple
 
-from . import series, source, stamps
-from .errors import WqKunitError
+from . import series, source
+from .base import digest_stamps
+from .base.errors import WqKunitError
 
 START, STATE = 'start', 'state'
 POINTS = (START, STATE)
@@ -109,7 +110,7 @@ def add(path: str, text: str) -> str:
 
 
 def _edit(path: str) -> source.Edit:
-	return source.Edit(stamps.of_files([__file__]),
+	return source.Edit(digest_stamps.of_files([__file__]),
 			   lambda original: add(path, original.decode()).encode())
 
 

@@ -19,7 +19,7 @@ import time
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import boots, fault_hooks, results, runner
-from .errors import WqKunitError
+from .base.errors import WqKunitError
 from .kunitpy import Kunit
 
 # The configurations that change global state at boot, and the default.

@@ -15,9 +15,11 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import arches, boots, checkpatch, claims, coverage, kernels, lava, lavacmd, lognames, packages, paths, records, report_plot, results, runner, series
-from .errors import WqKunitError
-from .runner import phase, say
+from . import arches, boots, checkpatch, claims, coverage, kernels, lava, lavacmd, lognames, records, report_plot, results, runner, series
+from .base import debian_packages, repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
+from .base.phase_times import PHASES, PHASE_RUNS, phase
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .staticchecks import w1
 from .steps import Step, guarded
@@ -27,7 +29,7 @@ from .steps import Step, guarded
 # figures, and what the tools' own tests run before any build: tar's xz,
 # git, make.
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
-	    report_plot.PACKAGE, lava.PACKAGE] + packages.BUILD
+	    report_plot.PACKAGE, lava.PACKAGE] + debian_packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each, or those made for that
 # architecture alone: on arm64 the two-node NUMA board, which has the
@@ -49,8 +51,8 @@ TEST_HALVES = ('test_o*.py', 'test_[!o]*.py')
 def tools_tests() -> bool:
 	say('running the tools\' own tests')
 	procs = [subprocess.Popen([sys.executable, '-m', 'unittest', 'discover', '-q', '-p', half,
-				   '-s', os.path.join(paths.TOOLS_DIR, 'tests'),
-				   '-t', paths.TOOLS_DIR],
+				   '-s', os.path.join(repo_paths.TOOLS_DIR, 'tests'),
+				   '-t', repo_paths.TOOLS_DIR],
 				  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 		 for half in TEST_HALVES]
 	ok = True
@@ -71,7 +73,7 @@ def style(tree: str) -> Step:
 	checkpatch (the tree's commit) and upstream commits: its verdict is
 	kept in the cache."""
 	bad = []
-	clean_dir = os.path.join(paths.cache_dir(), 'checkpatch-clean')
+	clean_dir = os.path.join(repo_paths.cache_dir(), 'checkpatch-clean')
 	os.makedirs(clean_dir, exist_ok=True)
 	head = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=tree, capture_output=True,
 			      text=True, check=False).stdout.strip()
@@ -85,10 +87,10 @@ def style(tree: str) -> Step:
 		elif head:
 			open(os.path.join(clean_dir, checkpatch.key(head, patch)), 'w',
 			     encoding='utf-8').close()
-	script = os.path.join(paths.REPO, '.ci', 'run')
+	script = os.path.join(repo_paths.REPO, '.ci', 'run')
 	proc = subprocess.run(['shellcheck', script], capture_output=True, text=True, check=False)
 	if proc.returncode:
-		bad.append(f'shellcheck {os.path.relpath(script, paths.REPO)}')
+		bad.append(f'shellcheck {os.path.relpath(script, repo_paths.REPO)}')
 		sys.stdout.write(proc.stdout + proc.stderr)
 	say(f'checkpatch --strict and shellcheck: {"FAILED" if bad else "clean"}')
 	return Step('checkpatch and shellcheck', not bad, ', '.join(bad))
@@ -171,10 +173,10 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		raise WqKunitError(f'--smp {smp}: the gate boots {", ".join(a.name for a in qemu)}, '
 				   f'1 to {most} CPUs')
 	start = time.monotonic()
-	runner.PHASES.clear()
-	runner.PHASE_RUNS.clear()
+	PHASES.clear()
+	PHASE_RUNS.clear()
 	with phase('packages'):
-		packages.ensure(PACKAGES, say)
+		debian_packages.ensure(PACKAGES, say)
 	steps = []
 	if self_test:
 		with phase('tools tests'):
@@ -231,7 +233,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 			ran[what] = sorted({b.name for b in outcome.boots})
 	# What claims --write may use: these logs, and nothing run after them.
 	try:
-		claims.record_gate(os.path.join(paths.cache_dir(), 'logs'), ran,
+		claims.record_gate(os.path.join(repo_paths.cache_dir(), 'logs'), ran,
 				   {'boot': boot, 'smp': smp, 'kunit_args': []})
 	except OSError as e:
 		say(f'the gate\'s logs cannot be recorded for the claims: {e}')
@@ -242,9 +244,9 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 		steps += guarded('coverage map', coverage_map)
 	with phase('LAVA jobs'):
 		steps += guarded('LAVA jobs', lava_jobs)
-	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in runner.PHASES.items())
+	phases = ', '.join(f'{name} {secs:.1f} s' for name, secs in PHASES.items())
 	wall = time.monotonic() - start
-	shown = summary(out.lines, out.counts, f'phases: {phases} ({runner.PHASE_RUNS["boot"]} '
+	shown = summary(out.lines, out.counts, f'phases: {phases} ({PHASE_RUNS["boot"]} '
 			f'boots); wall {wall:.0f} s', steps, out.boots)
 	# A record of a full gate whose kernels and checks passed: what the
 	# README quotes.  Its tools' tests may fail on the very figures a
@@ -252,8 +254,8 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	tests_ok = all(s.ok for s in steps if s.name == "tools' tests")
 	if boot == 'all' and recorded and debug and self_test and \
 	   shown.failed == (0 if tests_ok else 1):
-		records.record_gate_time(os.path.join(paths.cache_dir(), 'logs'), wall, runner.PHASES,
-					 runner.PHASE_RUNS['boot'], {'passed': shown.passed,
+		records.record_gate_time(os.path.join(repo_paths.cache_dir(), 'logs'), wall, PHASES,
+					 PHASE_RUNS['boot'], {'passed': shown.passed,
 					 'failed': shown.failed, 'skipped': shown.skipped,
 					 'tools_tests_passed': tests_ok})
 	return shown.failed == 0

@@ -8,14 +8,15 @@ import contextlib
 import os
 from typing import Callable, List, Tuple
 
-from . import arches, boots, paths, runner, stamps, verdict
-from .errors import WqKunitError
-from .runner import say
+from . import arches, boots, runner, verdict
+from .base import digest_stamps, repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
 from .steps import Step, boots_step
 
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.
-BROKEN_CASE = os.path.join(paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
+BROKEN_CASE = os.path.join(repo_paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork.c')
 SUITE_GLOB = 'workqueue_*'
 BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
 BROKEN_KIND = 'ODEBUG'
@@ -26,7 +27,7 @@ BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone'
 CAUGHT = '.wq-kunit-broken-caught'
 # The debug suite's boot passed on the kernel of this key (as CAUGHT)
 PASSED = '.wq-kunit-debug-passed'
-CAUGHT_BY = [os.path.join(paths.TOOLS_DIR, 'wqkunit', f) for f in ('verdict.py', 'splats.py')]
+CAUGHT_BY = [os.path.join(repo_paths.TOOLS_DIR, 'wqkunit', f) for f in ('verdict.py', 'splats.py')]
 # The debug boots' CPUs: the checkers watch the same code on half the
 # board (two LITTLE, two big) at less than half the cost (6.12: 29 s
 # against 67 s); every case runs with the board's 8 in the other boots.
@@ -72,7 +73,7 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 	"""The debug build, with kunit/broken/'s case in it, built; what boots
 	it: the suite must pass, and the broken case, booted alone, must fail
 	naming its report.  The broken case is not booted again for a kernel
-	built from the same inputs (stamps.BUILD) as one that caught it, with
+	built from the same inputs (digest_stamps.BUILD) as one that caught it, with
 	the same verdict code (CAUGHT_BY): its boot would give the same
 	answer; nor is the suite, once it passed on that kernel, as W=1 is
 	not compiled again (the debug kernel is the slowest to boot, and
@@ -86,11 +87,11 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 	_, boot = runner.built(req, runner.ExecRequest([suite, BROKEN_BOOT], timeout,
 						       (DEBUG_CPUS,), explain=False, live=False), held)
 	caught_by = os.path.join(req.build_path, CAUGHT)
-	inputs = stamps.read(os.path.join(req.build_path, stamps.BUILD))
-	key = inputs and inputs + stamps.of_files(CAUGHT_BY)
-	known = bool(key) and key == stamps.read(caught_by)
+	inputs = digest_stamps.read(os.path.join(req.build_path, digest_stamps.BUILD))
+	key = inputs and inputs + digest_stamps.of_files(CAUGHT_BY)
+	known = bool(key) and key == digest_stamps.read(caught_by)
 	passed_by = os.path.join(req.build_path, PASSED)
-	passed = known and key == stamps.read(passed_by)
+	passed = known and key == digest_stamps.read(passed_by)
 
 	def job() -> Tuple[runner.Outcome, List[Step]]:
 		if passed:
@@ -115,7 +116,7 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 			if caught:
 				# Unwritten, it costs the next gate one boot.
 				with contextlib.suppress(OSError):
-					stamps.write(caught_by, key)
+					digest_stamps.write(caught_by, key)
 			line = f'{version} debug: the broken case ' \
 				f'{"failed as it must: " if caught else "was NOT caught: "}{want}'
 			steps.append(Step(f'debug {version}: broken case caught', caught,
@@ -124,6 +125,6 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 		say(line)
 		if caught and key and all(b.judged.passed for b in out.boots):
 			with contextlib.suppress(OSError):
-				stamps.write(passed_by, key)
+				digest_stamps.write(passed_by, key)
 		return out, steps
 	return job

@@ -6,13 +6,13 @@ import re
 import subprocess
 from typing import List
 
-from . import paths
-from .errors import WqKunitError
+from .base import repo_paths
+from .base.errors import WqKunitError
 
 
 def supported() -> List[str]:
 	"""The versions listed in kunit/kernels, in order."""
-	with open(paths.KERNELS, encoding='utf-8') as f:
+	with open(repo_paths.KERNELS, encoding='utf-8') as f:
 		return [l.strip() for l in f if l.strip() and not l.startswith('#')]
 
 

@@ -15,10 +15,11 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import arches, ktap, paths, progress, stamps
+from . import arches, ktap, progress
 from . import board as board_mod
-from .errors import WqKunitError
-from .proctree import run_tree
+from .base import digest_stamps, repo_paths
+from .base.errors import WqKunitError
+from .base.process_tree import run_tree
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
@@ -35,8 +36,8 @@ def ccache_env(cold: bool = False) -> Dict[str, str]:
 	preprocessing on a miss, but it does not see the .incbin of
 	arch/arm/boot/compressed/piggy.S and hands back a zImage holding an
 	older kernel."""
-	env = dict(os.environ, CCACHE_DIR=os.path.join(paths.cache_dir(), 'ccache'),
-		   WQ_KUNIT_CACHE=paths.cache_dir())
+	env = dict(os.environ, CCACHE_DIR=os.path.join(repo_paths.cache_dir(), 'ccache'),
+		   WQ_KUNIT_CACHE=repo_paths.cache_dir())
 	env.setdefault('CCACHE_MAXSIZE', '4G')
 	if cold:
 		env['CCACHE_DISABLE'] = '1'
@@ -94,7 +95,7 @@ class Kunit:
 		if not self.reuse:
 			return None
 		compiler = shutil.which(f'{self.arch.cross}gcc')
-		return stamps.inputs(
+		return digest_stamps.inputs(
 			self.tree, self._cmd('build', [a for a in args if not a.startswith('--jobs=')]),
 			self.kunitconfigs + ([self.qemu_config] if self.qemu_config else []),
 			compiler)
@@ -120,8 +121,8 @@ class Kunit:
 		args = [f'--jobs={jobs}', f'--make_options=CC={self.arch.gcc}']
 		args += [f'--kconfig_add={k}' for k in kconfig]
 		digest = self.inputs(args)
-		stamp = os.path.join(self.build_dir, stamps.BUILD)
-		self.skipped = bool(digest) and stamps.read(stamp) == digest and \
+		stamp = os.path.join(self.build_dir, digest_stamps.BUILD)
+		self.skipped = bool(digest) and digest_stamps.read(stamp) == digest and \
 			os.path.exists(os.path.join(self.build_dir, 'vmlinux'))
 		if self.skipped:
 			return 0.0
@@ -139,7 +140,7 @@ class Kunit:
 				raise WqKunitError(f'the kernel did not build: {_last_line(log)} '
 						   f'(whole log: {log})')
 		if digest:
-			stamps.write(stamp, digest)
+			digest_stamps.write(stamp, digest)
 		return time.monotonic() - start
 
 	def boot(self, kernel_args: List[str], extra: List[str], timeout: int,
@@ -162,7 +163,7 @@ class Kunit:
 			   WQ_KUNIT_ARCH=self.arch.name, WQ_KUNIT_INITRD=initrd,
 			   WQ_KUNIT_NUMA=str(numa),
 			   PYTHONUNBUFFERED='1',
-			   WQ_KUNIT_CACHE=paths.cache_dir())
+			   WQ_KUNIT_CACHE=repo_paths.cache_dir())
 		with open(console, 'w', encoding='utf-8') as out, \
 		     open(errors, 'w', encoding='utf-8') as err:
 			returncode = run_tree(self._cmd('exec', args), cwd=self.tree,

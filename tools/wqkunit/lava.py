@@ -12,7 +12,8 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import paths, series
+from . import series
+from .base import repo_paths
 
 # The suites, in the order the console prints them (link order).
 SUITES = ('workqueue_percpu', 'workqueue_power_efficient', 'workqueue_unbound',
@@ -20,7 +21,7 @@ SUITES = ('workqueue_percpu', 'workqueue_power_efficient', 'workqueue_unbound',
 HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lava_helper.py')
 PACKAGE = 'lava-common'
 RUNNER = 'lava-dispatcher'
-EXAMPLES = os.path.join(paths.KUNIT_DIR, 'lava')
+EXAMPLES = os.path.join(repo_paths.KUNIT_DIR, 'lava')
 # Where a lab finds the board builds, in the committed examples.
 DEFAULT_URL = 'https://lab.example/wq-kunit'
 
@@ -65,7 +66,7 @@ def _job(device_type: str, name: str, version: str, deploy: dict, boot: dict,
 	if context:
 		job['context'] = context
 	job['metadata'] = {'wq-kunit.kernel': version,
-			   'wq-kunit.series': os.path.relpath(series.listing(version), paths.REPO)}
+			   'wq-kunit.series': os.path.relpath(series.listing(version), repo_paths.REPO)}
 	job['actions'] = [{'deploy': deploy}, {'boot': boot},
 			  {'test': {'timeout': {'minutes': 10},
 				    'monitors': [monitor(s) for s in SUITES]}}]

@@ -12,13 +12,14 @@ import subprocess
 import tempfile
 from typing import Dict, List
 
-from . import boots, debianpy, kernels, lava, packages, paths, results, runner
-from .errors import WqKunitError
-from .runner import say
+from . import boots, kernels, lava, results, runner
+from .base import debian_packages, debian_python, repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
 
 def helper(*args: str) -> subprocess.CompletedProcess:
 	"""lava_helper.py under Debian's Python, which has lava-common."""
-	return debianpy.run(lava.HELPER, list(args), lava.PACKAGE)
+	return debian_python.run(lava.HELPER, list(args), lava.PACKAGE)
 
 
 def validate(files: List[str]) -> None:
@@ -85,8 +86,8 @@ def _lava_run(job: str, device: str, out: str) -> Dict[str, str]:
 
 def lava_jobs(args: argparse.Namespace) -> int:
 	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
-	packages.ensure([lava.PACKAGE], say)
-	out = args.out or os.path.join(paths.cache_dir(), 'lava')
+	debian_packages.ensure([lava.PACKAGE], say)
+	out = args.out or os.path.join(repo_paths.cache_dir(), 'lava')
 	os.makedirs(out, exist_ok=True)
 	if args.device != 'qemu':
 		job = _write(os.path.join(out, f'{args.device}-{version}.yaml'),

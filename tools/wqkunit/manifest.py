@@ -12,10 +12,10 @@ import configparser
 import os
 from typing import Dict, List, Optional, Tuple
 
-from . import paths
-from .errors import WqKunitError
+from .base import repo_paths
+from .base.errors import WqKunitError
 
-DIR = os.path.join(paths.KUNIT_DIR, 'expected')
+DIR = os.path.join(repo_paths.KUNIT_DIR, 'expected')
 PASS, SKIP = 'pass', 'skip'
 # kunit.py's JSON status of each kind.
 _STATUS = {'PASS': PASS, 'SKIP': SKIP}

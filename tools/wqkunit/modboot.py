@@ -11,10 +11,10 @@ own, would otherwise shut the guest down before /init ran."""
 import os
 import re
 
-from . import capture, paths
-from .errors import WqKunitError
+from .base import repo_paths, short_commands
+from .base.errors import WqKunitError
 
-INIT_SOURCE = os.path.join(paths.KUNIT_DIR, 'module_init.c')
+INIT_SOURCE = os.path.join(repo_paths.KUNIT_DIR, 'module_init.c')
 # The module's object, as kernel/tests/Makefile names it.
 MODULE_DIR = os.path.join('kernel', 'tests')
 
@@ -29,12 +29,12 @@ def _init(kunit, module: str) -> str:
 		make = ['make', f'ARCH={kunit.arch.name}', f'O={os.path.abspath(kunit.build_dir)}']
 		if kunit.arch.cross:
 			make.append(f'CROSS_COMPILE={kunit.arch.cross}')
-		capture.run(make + ['headers'], cwd=kunit.tree,
+		short_commands.run(make + ['headers'], cwd=kunit.tree,
 			    what='make headers for the module boot\'s /init')
 	gcc = f'{kunit.arch.cross}gcc'
-	builtin = capture.output([gcc, '-print-file-name=include'])
+	builtin = short_commands.output([gcc, '-print-file-name=include'])
 	nolibc = os.path.join(kunit.tree, 'tools', 'include', 'nolibc', 'nolibc.h')
-	capture.run([gcc, '-Os', '-static', '-nostdlib', '-nostdinc', '-fno-ident',
+	short_commands.run([gcc, '-Os', '-static', '-nostdlib', '-nostdinc', '-fno-ident',
 		     '-fno-asynchronous-unwind-tables', '-isystem', builtin,
 		     '-I', headers, '-include', nolibc,
 		     f'-DMODULE_PATH="/{module}.ko"', '-o', out + '.tmp', INIT_SOURCE, '-lgcc'],

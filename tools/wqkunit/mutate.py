@@ -12,11 +12,12 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import arches, board, boots, capture, paths, runner, verdict
-from .errors import WqKunitError
+from . import arches, board, boots, runner, verdict
+from .base import repo_paths, short_commands
+from .base.errors import WqKunitError
 from .kunitpy import Kunit
 
-MUTANTS = os.path.join(paths.KUNIT_DIR, 'mutants')
+MUTANTS = os.path.join(repo_paths.KUNIT_DIR, 'mutants')
 
 
 @dataclass
@@ -99,8 +100,8 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 
 def _clean(tree: str) -> str:
 	"""The tree's state: HEAD and any change to tracked files."""
-	head = capture.run(['git', 'rev-parse', 'HEAD'], cwd=tree, what='git rev-parse').strip()
-	status = capture.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=tree,
+	head = short_commands.run(['git', 'rev-parse', 'HEAD'], cwd=tree, what='git rev-parse').strip()
+	status = short_commands.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=tree,
 			     what='git status')
 	return head + '\n' + status
 
@@ -188,17 +189,17 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
-		if not capture.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
+		if not short_commands.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
 			verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
 			say(f'{mutant.name}: {NO_APPLY}')
 			continue
-		capture.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
+		short_commands.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
 		try:
 			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
 					       timeout)
 			outcome, detail, failed = classify(mutant, judged, error)
 		finally:
-			capture.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
+			short_commands.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
 				    what=f'reverting {mutant.name}')
 		secs = time.monotonic() - start
 		verdicts.append(Verdict(mutant, outcome, detail, secs, failed))

@@ -10,7 +10,7 @@ import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
 from . import arches, board, boots, gate, kernels, series
-from .errors import WqKunitError
+from .base.errors import WqKunitError
 
 # A command line that cannot be right: exit status 2, as argparse's own.
 USAGE = 2

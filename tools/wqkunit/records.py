@@ -13,10 +13,11 @@ import os
 import time
 from typing import Dict, Mapping, Optional
 
-from . import faults, kernels, mutate, paths
-from .errors import WqKunitError
+from . import faults, kernels, mutate
+from .base import repo_paths
+from .base.errors import WqKunitError
 
-RECORDS = os.path.join(paths.KUNIT_DIR, 'records.json')
+RECORDS = os.path.join(repo_paths.KUNIT_DIR, 'records.json')
 GATE_TIME = 'gate-time.json'
 # A gate whose builds took longer than COLD_BUILD_S built at least one
 # kernel from scratch: a cold gate; one whose builds took less than

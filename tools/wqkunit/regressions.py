@@ -7,12 +7,13 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import boots, claims, kernels, mutate, paths
+from . import boots, claims, kernels, mutate
+from .base import repo_paths
 
-REGRESSIONS = os.path.join(paths.KUNIT_DIR, 'regressions.ini')
+REGRESSIONS = os.path.join(repo_paths.KUNIT_DIR, 'regressions.ini')
 FIELDS = ('commit', 'subject', 'broke', 'kernels')
 # The page whose table coverage --write replaces, between these markers.
-PAGE = os.path.join(paths.DOCS, 'corpus.md')
+PAGE = os.path.join(repo_paths.DOCS, 'corpus.md')
 BEGIN = '<!-- corpus:begin (tools/wq-kunit coverage --write) -->'
 END = '<!-- corpus:end -->'
 

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The placement report's figures: what to draw, as JSON, handed to
 report_figure.py, which draws it with Debian's python3-matplotlib
-(debianpy)."""
+(debian_python)."""
 
 import json
 import os
 from typing import Dict, List
 
-from . import debianpy, report
-from .errors import WqKunitError
+from . import report
+from .base import debian_python
+from .base.errors import WqKunitError
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'report_figure.py')
 PACKAGE = 'python3-matplotlib'
@@ -72,7 +73,7 @@ def draw(results: Dict[str, List[report.Config]], directory: str) -> List[str]:
 	data = os.path.join(directory, 'report.json')
 	with open(data, 'w', encoding='utf-8') as f:
 		json.dump(spec(results), f, indent=1)
-	proc = debianpy.run(SCRIPT, [data, directory], PACKAGE)
+	proc = debian_python.run(SCRIPT, [data, directory], PACKAGE)
 	if proc.returncode:
 		lines = (proc.stderr or proc.stdout).strip().splitlines()
 		raise WqKunitError(f'drawing the figures failed: {lines[-1] if lines else proc.returncode}')

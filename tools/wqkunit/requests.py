@@ -8,7 +8,8 @@ import hashlib
 import os
 from typing import List, Optional, Sequence
 
-from . import arches, board as board_mod, boots, paths, results, verdict
+from . import arches, board as board_mod, boots, results, verdict
+from .base import repo_paths
 
 
 @dataclass
@@ -36,18 +37,18 @@ class BuildRequest:
 	@property
 	def build_path(self) -> str:
 		return os.path.abspath(self.build_dir) if self.build_dir else \
-			os.path.join(paths.cache_dir(), 'build', self.label)
+			os.path.join(repo_paths.cache_dir(), 'build', self.label)
 
 	@property
 	def logs(self) -> str:
-		return os.path.join(paths.cache_dir(), 'logs', self.label)
+		return os.path.join(repo_paths.cache_dir(), 'logs', self.label)
 
 	@property
 	def lock_path(self) -> str:
 		"""One lock per source tree, whatever the architecture or build:
 		every build of it reads the same files, which a mutant or the
 		broken case changes for the time it is built."""
-		return os.path.join(paths.cache_dir(), 'locks', f'{self.source}.lock')
+		return os.path.join(repo_paths.cache_dir(), 'locks', f'{self.source}.lock')
 
 
 @dataclass

@@ -13,11 +13,13 @@ import os
 import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import arches, boots, fault_hooks, kernels, lock, packages, paths, proctree, series, source
+from . import arches, boots, fault_hooks, kernels, series, source
+from .base import debian_packages, file_locks, process_tree, repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
+from .base.phase_times import PHASES, PHASE_RUNS, phase
 from .bootonce import boot_once, explain, unbuilt
-from .errors import WqKunitError
 from .kunitpy import Kunit
-from .phases import PHASES, PHASE_RUNS, phase, say  # noqa: F401 (for the commands)
 from .requests import Boot, BuildRequest, ExecRequest, Outcome
 
 
@@ -27,12 +29,12 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 	and a Kunit on its build directory."""
 	series.patches(version=req.version)
 	arch = arches.get(req.arch)
-	needed = packages.BUILD + arch.packages + ([] if req.tree else [kernels.package(req.version)])
+	needed = debian_packages.BUILD + arch.packages + ([] if req.tree else [kernels.package(req.version)])
 	with phase('packages'):
-		packages.ensure(needed, log)
+		debian_packages.ensure(needed, log)
 	build_dir = req.build_path
-	configs = list(arch.kunitconfigs) + ([paths.DEBUG_CONFIG] if req.debug else [])
-	with lock.held(req.lock_path, log):
+	configs = list(arch.kunitconfigs) + ([repo_paths.DEBUG_CONFIG] if req.debug else [])
+	with file_locks.held(req.lock_path, log):
 		with phase('prepare'):
 			tree = source.user_tree(req.tree, log) if req.tree else \
 				source.cache_tree(req.version, log)
@@ -85,7 +87,7 @@ def built(req: BuildRequest, ex: ExecRequest, held: contextlib.ExitStack,
 	with prepared(req, log) as base:
 		variants = build_variants(base, req, ex, log)
 		for kunit, _, _, _ in variants:
-			held.enter_context(lock.held(build_lock(kunit), log, shared=True))
+			held.enter_context(file_locks.held(build_lock(kunit), log, shared=True))
 	spent = PHASES['prepare'] - prepare
 
 	def boot(skip: Sequence[str] = ()) -> Outcome:
@@ -102,7 +104,7 @@ def build_lock(kunit: Kunit) -> str:
 	"""The lock of @kunit's build directory: exclusive for a build, shared
 	by its boots."""
 	digest = hashlib.sha1(os.path.abspath(kunit.build_dir).encode()).hexdigest()[:12]
-	return os.path.join(paths.cache_dir(), 'locks', f'build-{digest}.lock')
+	return os.path.join(repo_paths.cache_dir(), 'locks', f'build-{digest}.lock')
 
 
 Built = Tuple[Kunit, List[Tuple[boots.Boot, int]], float, Optional[str]]
@@ -176,7 +178,7 @@ def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
 			yield from pool.map(lambda one: boot_once(kunit, req, ex, one[0], one[1],
 								  logs, log, timed=False), todo)
 		except BaseException:
-			proctree.end_all()
+			process_tree.end_all()
 			raise
 
 
@@ -188,7 +190,7 @@ def build_once(kunit: Kunit, req: BuildRequest, kconfig: Sequence[str], logs: st
 	os.makedirs(logs, exist_ok=True)
 	log(f'building {req.version}{extra} in {kunit.build_dir}')
 	start = time.monotonic()
-	with phase('build'), lock.held(build_lock(kunit), log):
+	with phase('build'), file_locks.held(build_lock(kunit), log):
 		try:
 			build = kunit.build(req.jobs, os.path.join(logs, 'build.log'), kconfig)
 		except WqKunitError as e:

@@ -5,8 +5,8 @@ import os
 import re
 from typing import List, Optional
 
-from . import paths, stamps
-from .errors import WqKunitError
+from .base import digest_stamps, repo_paths
+from .base.errors import WqKunitError
 
 # The suite's files: the shared helpers (where the tools append a case of
 # their own), the code kernel/workqueue.c includes, which alone reads the
@@ -33,7 +33,7 @@ def object_of(path: str) -> str:
 OBJECTS = tuple(dict.fromkeys(object_of(f) for f in FILES if f.endswith('.c')))
 
 
-def listing(version: Optional[str] = None, directory: str = paths.PATCHES) -> str:
+def listing(version: Optional[str] = None, directory: str = repo_paths.PATCHES) -> str:
 	"""The file naming @version's patches: series-X.Y where a kernel needs
 	its own (a fix it does not need, a backport), else series, the one
 	posted for the newest tree."""
@@ -41,7 +41,7 @@ def listing(version: Optional[str] = None, directory: str = paths.PATCHES) -> st
 	return own if version and os.path.isfile(own) else os.path.join(directory, 'series')
 
 
-def patches(directory: str = paths.PATCHES, version: Optional[str] = None) -> List[str]:
+def patches(directory: str = repo_paths.PATCHES, version: Optional[str] = None) -> List[str]:
 	"""The patches @version's series names, in order (the posted series
 	without @version)."""
 	path = listing(version, directory)
@@ -61,7 +61,7 @@ def patches(directory: str = paths.PATCHES, version: Optional[str] = None) -> Li
 
 # Patches that are not posted (the placement report): the tools' cached
 # trees carry them on top of the series, where a build enables them.
-OPTIONAL = os.path.join(paths.PATCHES, 'optional')
+OPTIONAL = os.path.join(repo_paths.PATCHES, 'optional')
 
 
 def optional(version: Optional[str] = None, directory: str = OPTIONAL) -> List[str]:
@@ -77,7 +77,7 @@ def carried(version: str) -> List[str]:
 	return patches(version=version) + optional(version)
 
 
-def every(directory: str = paths.PATCHES) -> List[str]:
+def every(directory: str = repo_paths.PATCHES) -> List[str]:
 	"""Each patch any kernel's series or optional listing names, once, the
 	posted series first."""
 	found = patches(directory)
@@ -92,7 +92,7 @@ def every(directory: str = paths.PATCHES) -> List[str]:
 
 
 def digest(files: List[str]) -> str:
-	return stamps.of_files(files)
+	return digest_stamps.of_files(files)
 
 
 def present(tree: str) -> bool:

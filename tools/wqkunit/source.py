@@ -9,8 +9,9 @@ import shutil
 import tempfile
 from typing import Callable, ContextManager, Iterator, Optional
 
-from . import capture, kernels, paths, series
-from .errors import WqKunitError
+from . import kernels, series
+from .base import repo_paths, short_commands
+from .base.errors import WqKunitError
 
 GIT_ID = ['-c', 'user.name=wq-kunit', '-c', 'user.email=wq-kunit@localhost']
 BASE_TAG = 'wq-kunit-base'
@@ -45,7 +46,7 @@ def _apply(directory: str, patch: str, what: str) -> None:
 	"""git apply @patch in @directory, which git must not take for a part of
 	another repository: there, git apply would silently skip every path."""
 	env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(directory))
-	capture.run(['git', 'apply', patch], cwd=directory, env=env, what=what)
+	short_commands.run(['git', 'apply', patch], cwd=directory, env=env, what=what)
 
 
 def user_tree(tree: str, say: Callable[[str], None]) -> str:
@@ -85,19 +86,19 @@ def _unpack(version: str, dest: str, say: Callable[[str], None]) -> None:
 	os.makedirs(tmp)
 	say(f'unpacking {kernels.tarball(version)}')
 	# Debian's tarballs are xz in blocks: xz -T0 unpacks them on every core.
-	capture.run(['tar', '-I', 'xz -T0', '-xf', kernels.tarball(version), '-C', tmp,
+	short_commands.run(['tar', '-I', 'xz -T0', '-xf', kernels.tarball(version), '-C', tmp,
 		     '--strip-components=1'], what='unpacking the kernel source')
 	say('importing it into git')
 	git = ['git'] + GIT_ID
-	capture.run(['git', 'init', '-q'], cwd=tmp, what='git init')
-	capture.run(['git', 'config', 'gc.auto', '0'], cwd=tmp, what='git config')
+	short_commands.run(['git', 'init', '-q'], cwd=tmp, what='git init')
+	short_commands.run(['git', 'config', 'gc.auto', '0'], cwd=tmp, what='git config')
 	# Debian's .gitignore ignores the whole top level: force.  Objects
 	# stored uncompressed: twice as fast to add, 0.9 GB more on disk.
-	capture.run(['git', '-c', 'core.looseCompression=0', 'add', '-A', '-f'], cwd=tmp,
+	short_commands.run(['git', '-c', 'core.looseCompression=0', 'add', '-A', '-f'], cwd=tmp,
 		    what='git add')
-	capture.run(git + ['commit', '-q', '-m', f'linux-source-{version}'], cwd=tmp,
+	short_commands.run(git + ['commit', '-q', '-m', f'linux-source-{version}'], cwd=tmp,
 		    what='git commit')
-	capture.run(['git', 'tag', BASE_TAG], cwd=tmp, what='git tag')
+	short_commands.run(['git', 'tag', BASE_TAG], cwd=tmp, what='git tag')
 	with open(os.path.join(tmp, '.git', SOURCE), 'w', encoding='utf-8') as f:
 		f.write(installed(version))
 	shutil.rmtree(dest, ignore_errors=True)
@@ -111,7 +112,7 @@ SOURCE = 'wq-kunit-source'
 def installed(version: str) -> str:
 	"""Which linux-source-@version is installed: its Debian version, or,
 	for a tarball dpkg does not know, the tarball's size and time."""
-	done = capture.output(['dpkg-query', '-W', '-f=${Version}', kernels.package(version)])
+	done = short_commands.output(['dpkg-query', '-W', '-f=${Version}', kernels.package(version)])
 	if done:
 		return done
 	try:
@@ -146,9 +147,9 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	"""
 	files = series.carried(version)
 	want = series.digest(files)
-	tree = os.path.join(paths.cache_dir(), 'src', f'linux-{version}')
+	tree = os.path.join(repo_paths.cache_dir(), 'src', f'linux-{version}')
 	marker = os.path.join(tree, '.git', 'wq-kunit-series')
-	if not capture.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
+	if not short_commands.ok(['git', '--git-dir', os.path.join(tree, '.git'), 'rev-parse',
 			   '-q', '--verify', f'refs/tags/{BASE_TAG}']):
 		_unpack(version, tree, say)
 	else:
@@ -163,15 +164,15 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 		return tree
 	git = ['git'] + GIT_ID
 	if os.path.isdir(os.path.join(tree, '.git', 'rebase-apply')):
-		capture.run(git + ['am', '--abort'], cwd=tree, what='git am --abort')
-	capture.run(['git', 'reset', '-q', '--hard', BASE_TAG], cwd=tree, what='git reset')
-	capture.run(['git', 'clean', '-q', '-fdx'], cwd=tree, what='git clean')
+		short_commands.run(git + ['am', '--abort'], cwd=tree, what='git am --abort')
+	short_commands.run(['git', 'reset', '-q', '--hard', BASE_TAG], cwd=tree, what='git reset')
+	short_commands.run(['git', 'clean', '-q', '-fdx'], cwd=tree, what='git clean')
 	say(f'applying the series and the optional patches ({len(files)}) with git am')
 	try:
-		capture.run(git + ['am', '-q'] + files, cwd=tree,
+		short_commands.run(git + ['am', '-q'] + files, cwd=tree,
 			    what=f'the series does not apply to linux-source-{version}: git am')
 	except WqKunitError:
-		capture.ok(git + ['am', '--abort'], cwd=tree)
+		short_commands.ok(git + ['am', '--abort'], cwd=tree)
 		raise
 	with open(marker, 'w', encoding='utf-8') as f:
 		f.write(want + '\n')
@@ -182,12 +183,12 @@ def _undo_leftovers(tree: str, say: Callable[[str], None]) -> None:
 	"""Put back the tracked files of our cached @tree that a killed run
 	left changed: the broken case appended for the debug build, or a
 	mutant.  Its build directories then recompile what depends on them."""
-	changed = capture.run(['git', 'diff', '--name-only', 'HEAD'], cwd=tree,
+	changed = short_commands.run(['git', 'diff', '--name-only', 'HEAD'], cwd=tree,
 			      what='git diff').split()
 	if not changed:
 		return
 	say(f'{tree}: undoing what an interrupted run left in {", ".join(changed)}')
-	capture.run(['git', 'checkout', '-q', 'HEAD', '--'] + changed, cwd=tree,
+	short_commands.run(['git', 'checkout', '-q', 'HEAD', '--'] + changed, cwd=tree,
 		    what='git checkout')
 
 

@@ -11,10 +11,11 @@ import subprocess
 import tempfile
 from typing import Iterable, List, Sequence, Tuple
 
-from . import arches, lock, runner, series, stamps
+from . import arches, runner, series
+from .base import digest_stamps, file_locks
+from .base.messages import say
+from .base.process_tree import run_tree
 from .kunitpy import ccache_env
-from .phases import say
-from .proctree import run_tree
 from .steps import Step
 
 # Defined for the static checks' compile only: its object is put back afterwards.
@@ -29,7 +30,7 @@ def w1(version: str, tree: str) -> Step:
 	files the series creates.  Under the tree's lock.  The build
 	directory's objects and their command files are put back afterwards:
 	the next build redoes nothing.  Skipped when it passed for the inputs
-	of the build directory's last build (stamps.BUILD), which it shares."""
+	of the build directory's last build (digest_stamps.BUILD), which it shares."""
 	req = runner.BuildRequest(version)
 	build_dir = req.build_path
 	objs = [os.path.join(build_dir, o) for o in series.OBJECTS]
@@ -37,13 +38,13 @@ def w1(version: str, tree: str) -> Step:
 		       for o in objs]
 	os.makedirs(req.logs, exist_ok=True)
 	log = os.path.join(req.logs, 'w1.log')
-	built, passed = os.path.join(build_dir, stamps.BUILD), os.path.join(build_dir, stamps.W1)
+	built, passed = os.path.join(build_dir, digest_stamps.BUILD), os.path.join(build_dir, digest_stamps.W1)
 	name = f'W=1, sparse, kernel-doc {version}'
 	what = f'{version}: W=1, sparse and kernel-doc'
-	with lock.held(req.lock_path, say), \
+	with file_locks.held(req.lock_path, say), \
 	     tempfile.TemporaryDirectory(prefix='wq-kunit-w1.') as saved:
-		inputs = stamps.read(built)
-		if inputs and inputs == stamps.read(passed):
+		inputs = digest_stamps.read(built)
+		if inputs and inputs == digest_stamps.read(passed):
 			say(f'{what}: no warning (nothing it is built from changed since it last passed)')
 			return Step(name, True)
 		with contextlib.suppress(FileNotFoundError):
@@ -81,7 +82,7 @@ def w1(version: str, tree: str) -> Step:
 		    f'not counted (upstream\'s; {log})')
 	ok = rc == 0 and doc_rc == 0 and not ours
 	if ok and inputs:
-		stamps.write(passed, inputs)
+		digest_stamps.write(passed, inputs)
 	detail = f'{len(ours)} warnings, ' + (f'exit {rc}, ' if rc else '') + \
 		(f'kernel-doc exit {doc_rc}, ' if doc_rc else '') + log
 	say(f'{what}: {"no warning" if ok else detail}')

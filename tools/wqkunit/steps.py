@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Callable, List, Sequence, Union
 
 from . import runner
-from .errors import WqKunitError
-from .phases import say
+from .base.errors import WqKunitError
+from .base.messages import say
 
 
 @dataclass

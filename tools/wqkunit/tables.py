@@ -9,9 +9,10 @@ import os
 import sys
 from typing import Callable, Optional
 
-from . import claims, coverage, paths, records, regressions
-from .errors import WqKunitError
-from .runner import say
+from . import claims, coverage, records, regressions
+from .base import repo_paths
+from .base.errors import WqKunitError
+from .base.messages import say
 
 
 def _table(text: str, page: Optional[str], what: str,
@@ -46,7 +47,7 @@ def coverage_map(args: argparse.Namespace) -> int:
 		say(f'coverage map: {len(entries)} entries cover the interface of '
 		    f'{", ".join(found)}')
 		return 0
-	logs = os.path.join(paths.cache_dir(), 'logs')
+	logs = os.path.join(repo_paths.cache_dir(), 'logs')
 	runs = coverage.mutation_runs(logs, list(found))
 	text = coverage.table(entries, found, claims.gate_runs(logs), runs)
 	tables = [(regressions.PAGE, regressions.BEGIN, 'regression corpus', regressions.write,
@@ -71,10 +72,10 @@ def coverage_map(args: argparse.Namespace) -> int:
 
 
 def records_cmd(args: argparse.Namespace) -> int:
-	logs = os.path.join(paths.cache_dir(), 'logs')
+	logs = os.path.join(repo_paths.cache_dir(), 'logs')
 	if args.write:
 		held = records.write(logs)
-		say(f'{os.path.relpath(records.RECORDS, paths.REPO)}: {", ".join(sorted(held))} recorded')
+		say(f'{os.path.relpath(records.RECORDS, repo_paths.REPO)}: {", ".join(sorted(held))} recorded')
 	else:
 		sys.stdout.write(json.dumps(records.summarise(logs, records.committed()), indent=1,
 					    sort_keys=True) + '\n')

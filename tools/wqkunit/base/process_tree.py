@@ -2,7 +2,7 @@
 """Running kunit.py, make or QEMU as a child whose whole process tree
 ends with us: on Ctrl-C or SIGTERM nothing goes on writing to a build
 directory whose lock we are about to give up.  Short commands whose
-output we keep run through capture.py instead."""
+output we keep run through short_commands.py instead."""
 
 import contextlib
 import os

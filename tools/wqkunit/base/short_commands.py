@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Short commands (git, tar, dpkg-query) whose output we capture: to
 return, to add to a log, or to say why one failed.  kunit.py, make and
-QEMU run through proctree.run_tree() instead."""
+QEMU run through process_tree.run_tree() instead."""
 
 import shlex
 import subprocess

@@ -9,7 +9,7 @@ import os
 import subprocess
 from typing import Iterable, Optional
 
-from . import paths
+from . import repo_paths
 
 # In a build directory: the digest of the inputs of the last build that
 # succeeded there (kunitpy.Kunit.inputs()); removed before each build.
@@ -61,7 +61,7 @@ def inputs(tree: str, command: Iterable[str], files: Iterable[str],
 	for part in command:
 		# Where this checkout is does not count, what its files hold
 		# does (@files): a second clone finds the build of the first.
-		h.update(part.replace(paths.REPO + os.sep, '<wq-kunit>/').encode() + b'\0')
+		h.update(part.replace(repo_paths.REPO + os.sep, '<wq-kunit>/').encode() + b'\0')
 	for path in files:
 		h.update(content(path))
 	if compiler:

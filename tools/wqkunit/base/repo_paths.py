@@ -3,7 +3,8 @@
 
 import os
 
-TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# This file is tools/wqkunit/base/repo_paths.py.
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPO = os.path.dirname(TOOLS_DIR)
 PATCHES = os.path.join(REPO, 'patches')
 KUNITCONFIG = os.path.join(REPO, 'kunitconfig')
