@@ -15,8 +15,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import boots, cli, manifest, modboot, source
+from wqkunit import cli, manifest, modboot, source
 from wqkunit.base import repo_paths
+from wqkunit.configs import boot_configs
 
 
 class FakeTreeTest(TempDirTest):
@@ -38,7 +39,7 @@ class FakeTreeTest(TempDirTest):
 		with open(cls.python, 'w', encoding='utf-8') as f:
 			f.write(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -S "$@"\n')
 		os.chmod(cls.python, 0o755)
-		with mock.patch('wqkunit.kernels.tarball', side_effect=cls.tarballs.get), \
+		with mock.patch('wqkunit.configs.kernel_versions.tarball', side_effect=cls.tarballs.get), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.trees}):
 			for version in cls.VERSIONS:
 				pack(source.cache_tree(version, lambda _m: None))
@@ -72,7 +73,7 @@ class FakeTreeTest(TempDirTest):
 		super().setUp()
 		self.cache = os.path.join(self.tmp, 'cache')
 		env = {'WQ_KUNIT_CACHE': self.cache, 'WQ_KUNIT_REPLAY': os.path.join(DATA, 'replay')}
-		for p in (mock.patch('wqkunit.kernels.tarball', side_effect=self.tarballs.get),
+		for p in (mock.patch('wqkunit.configs.kernel_versions.tarball', side_effect=self.tarballs.get),
 			  mock.patch('wqkunit.base.debian_packages.ensure'),
 			  mock.patch.object(manifest, 'DIR', os.path.join(self.tmp, 'expected')),
 			  mock.patch.object(sys, 'executable', self.python),
@@ -87,14 +88,14 @@ class FakeTreeTest(TempDirTest):
 	@contextlib.contextmanager
 	def boots_ini(self, edit):
 		"""kunit/boots.ini as @edit(its text) has it."""
-		ini = os.path.join(self.tmp, 'boots.ini')
+		ini = os.path.join(self.tmp, 'boot_configs.ini')
 		with open(repo_paths.BOOTS, encoding='utf-8') as f:
 			text = edit(f.read())
 		with open(ini, 'w', encoding='utf-8') as f:
 			f.write(text)
 		with mock.patch.object(repo_paths, 'BOOTS', ini), \
-		     mock.patch.object(boots.load, '__defaults__', (ini,)), \
-		     mock.patch.object(boots.select, '__defaults__', (ini, 'arm')):
+		     mock.patch.object(boot_configs.load, '__defaults__', (ini,)), \
+		     mock.patch.object(boot_configs.select, '__defaults__', (ini, 'arm')):
 			yield
 
 	def main(self, *argv):

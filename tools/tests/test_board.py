@@ -11,7 +11,8 @@ import sys
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import board, mutate, verdict
+from wqkunit import mutate, verdict
+from wqkunit.configs import board
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')

@@ -36,7 +36,7 @@ class CacheTreeTest(TempDirTest):
 		with tarfile.open(cls.tarball, 'w:xz') as tar:
 			tar.add(os.path.join(DATA, 'fake-tree'), arcname='linux-source-6.1')
 		cls.first = os.path.join(cls.shared, 'cache')
-		with mock.patch('wqkunit.kernels.tarball', return_value=cls.tarball), \
+		with mock.patch('wqkunit.configs.kernel_versions.tarball', return_value=cls.tarball), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.first}):
 			pack(source.cache_tree('6.1', quiet))
 
@@ -47,7 +47,7 @@ class CacheTreeTest(TempDirTest):
 	def setUp(self):
 		super().setUp()
 		self.cache = os.path.join(self.tmp, 'cache')
-		patches = [mock.patch('wqkunit.kernels.tarball', return_value=self.tarball),
+		patches = [mock.patch('wqkunit.configs.kernel_versions.tarball', return_value=self.tarball),
 			   mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache})]
 		for p in patches:
 			p.start()
@@ -192,7 +192,7 @@ class CacheTreeTest(TempDirTest):
 				filter=lambda i: None if i.name.endswith('Kconfig.debug') else i)
 			tar.add(os.path.join(self.tmp, 'Kconfig.debug'),
 				arcname='linux-source-6.1/lib/Kconfig.debug')
-		with mock.patch('wqkunit.kernels.tarball', return_value=broken):
+		with mock.patch('wqkunit.configs.kernel_versions.tarball', return_value=broken):
 			with self.assertRaisesRegex(WqKunitError, 'does not apply to linux-source-6.1'):
 				source.cache_tree('6.1', quiet)
 		self.assertFalse(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))

@@ -8,8 +8,9 @@ import re
 import unittest
 from typing import Dict, List, Set
 
-from wqkunit import arches, gate
+from wqkunit import gate
 from wqkunit.base import debian_packages, repo_paths
+from wqkunit.configs import arches
 
 README = os.path.join(repo_paths.REPO, 'README.md')
 MOST_LINES = 250

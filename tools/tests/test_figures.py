@@ -11,8 +11,9 @@ import re
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import faults, gate, kernels, manifest, mutate, records, series
+from wqkunit import faults, gate, manifest, mutate, records, series
 from wqkunit.base import repo_paths
+from wqkunit.configs import kernel_versions
 
 # The gate's figures for the 6.12 and 6.1 trees (the cover letter quotes none).
 RESULTS = os.path.join(repo_paths.REPO, 'docs', 'series.md')
@@ -67,7 +68,7 @@ class FiguresTest(unittest.TestCase):
 		"""The gate's boots of each kernel."""
 		found = re.search(r'\((\d+) on 6\.1, (\d+) on 6\.12:', text(RESULTS))
 		self.assertIsNotNone(found)
-		versions = kernels.supported()
+		versions = kernel_versions.supported()
 		self.assertEqual((int(found[1]), int(found[2])),
 				 tuple(len(gate.gate_boots('all', v, versions)) for v in versions))
 

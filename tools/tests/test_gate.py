@@ -13,27 +13,28 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import arches, board, boots, claims, gate, gatejobs, lognames, results, runner
+from wqkunit import claims, gate, gatejobs, results, runner
 from wqkunit import series, splats, staticchecks, verdict
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.configs import arches, board, boot_configs, log_names
 
 LOGS = os.path.join(DATA, 'logs')
 COUNT = re.compile(r'^\d+ passed, (\d+) failed, \d+ skipped$')
 
 
 def _boot(name):
-	return boots.Boot(name=name, description=name, kernel_args=[], kernels=None)
+	return boot_configs.Boot(name=name, description=name, kernel_args=[], kernels=None)
 
 
 def _select(name, version, *args, **kwargs):
-	"""boots.select over the configurations data/logs/ has."""
+	"""boot_configs.select over the configurations data/logs/ has."""
 	return [_boot('default')] + ([] if name == 'default' else [_boot('nohz-full')])
 
 
 class FakeRun:
 	"""runner.run without a kernel: each boot's JSON and console copied
-	from data/logs/ into the cache, named by lognames.stem(), and judged
+	from data/logs/ into the cache, named by log_names.stem(), and judged
 	from that JSON; boots labelled in @failing get a failed case.  In the
 	debug build, the broken case is caught if @caught."""
 
@@ -57,7 +58,7 @@ class FakeRun:
 
 	def boot(self, req, b, smp):
 		label = f'{req.label} [{b.name}]'
-		stem = os.path.join(req.logs, lognames.stem(b.name, smp,
+		stem = os.path.join(req.logs, log_names.stem(b.name, smp,
 							    default=arches.get(req.arch).cpus))
 		if req.debug:
 			caught = self.caught and b.name == gatejobs.BROKEN_BOOT.name
@@ -84,8 +85,8 @@ class GateTest(TempDirTest):
 		super().setUp()
 		self.cache = os.path.join(self.tmp, 'cache')
 		for p in (mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': self.cache}),
-			  mock.patch('wqkunit.kernels.supported', return_value=['6.1', '6.12']),
-			  mock.patch('wqkunit.boots.select', _select),
+			  mock.patch('wqkunit.configs.kernel_versions.supported', return_value=['6.1', '6.12']),
+			  mock.patch('wqkunit.configs.boot_configs.select', _select),
 			  mock.patch('wqkunit.base.debian_packages.ensure'),
 			  mock.patch('wqkunit.runner.built', FakeRun().built)):
 			p.start()
@@ -295,6 +296,6 @@ class LogNamesTest(TempDirTest):
 							board=other or arches.get(arch).board)
 				with self.assertRaises(Stop) as stop, redirect_stdout(io.StringIO()):
 					runner.boot_once(NamingKunit(), req, ex, ex.boots[0], smp, self.tmp)
-				stem = lognames.stem('default', smp, prefix, other)
+				stem = log_names.stem('default', smp, prefix, other)
 				self.assertEqual(stop.exception.args[0],
 						 os.path.join(self.tmp, f'{stem}.console'))

@@ -11,25 +11,26 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, boots, cli, kernels, options, runner, series
+from wqkunit import cli, options, runner, series
 from wqkunit.base.errors import WqKunitError
+from wqkunit.configs import arches, boot_configs, kernel_versions
 
 
 class KernelsTest(unittest.TestCase):
 	def test_supported_versions(self):
-		self.assertEqual(kernels.supported(), ['6.1', '6.12'])
+		self.assertEqual(kernel_versions.supported(), ['6.1', '6.12'])
 
 	def test_unknown_version_is_refused_naming_the_known_ones(self):
 		with self.assertRaisesRegex(WqKunitError, r"unknown kernel version '5.10'.*6.1, 6.12"):
-			kernels.check('5.10')
+			kernel_versions.check('5.10')
 
 	def test_known_version_passes(self):
-		self.assertEqual(kernels.check('6.12'), '6.12')
+		self.assertEqual(kernel_versions.check('6.12'), '6.12')
 
 
 class BootsTest(TempDirTest):
 	def test_repository_has_a_default_boot(self):
-		self.assertIn('default', [b.name for b in boots.load()])
+		self.assertIn('default', [b.name for b in boot_configs.load()])
 
 	def test_boots_that_cannot_run_are_refused(self):
 		refusals = [
@@ -39,12 +40,12 @@ class BootsTest(TempDirTest):
 		]
 		for text, name, error in refusals:
 			with self.subTest(name), self.assertRaisesRegex(WqKunitError, error):
-				boots.select(name, '6.1', self.write(text))
+				boot_configs.select(name, '6.1', self.write(text))
 
 	def test_all_selects_those_that_apply_to_the_version(self):
 		path = self.write('[default]\n[only612]\nkernels = 6.12\n')
-		self.assertEqual([b.name for b in boots.select('all', '6.1', path)], ['default'])
-		self.assertEqual([b.name for b in boots.select('all', '6.12', path)],
+		self.assertEqual([b.name for b in boot_configs.select('all', '6.1', path)], ['default'])
+		self.assertEqual([b.name for b in boot_configs.select('all', '6.12', path)],
 				 ['default', 'only612'])
 
 	def test_a_version_and_later(self):
@@ -53,7 +54,7 @@ class BootsTest(TempDirTest):
 		for version, names in (('6.1', ['default']), ('6.12', ['default', 'new']),
 				       ('6.13', ['default', 'new']), ('7.1', ['default', 'new'])):
 			with self.subTest(version):
-				self.assertEqual([b.name for b in boots.select('all', version, path)], names)
+				self.assertEqual([b.name for b in boot_configs.select('all', version, path)], names)
 
 	def test_unbound_cpumask_since_a_version(self):
 		"""The newest "since" a version has reached wins; before any, the
@@ -61,7 +62,7 @@ class BootsTest(TempDirTest):
 		path = self.write('[x]\nunbound_cpumask = {little}\n'
 				  'unbound_cpumask since 7.1 = {all}\n'
 				  'unbound_cpumask since 6.12 = {big}\n')
-		b = boots.select('x', '6.1', path)[0]
+		b = boot_configs.select('x', '6.1', path)[0]
 		self.assertEqual(b.unbound_for(8, '6.1'), [0, 1, 2, 3])
 		self.assertEqual(b.unbound_for(8, '6.12'), [4, 5, 6, 7])
 		self.assertEqual(b.unbound_for(8, '7.1'), list(range(8)))
@@ -73,30 +74,30 @@ class BootsTest(TempDirTest):
 		"""The mode printed is checked against the configuration's, and a
 		"since" line changes it from that version on."""
 		path = self.write('[x]\npower_efficient = off\npower_efficient since 6.12 = on\n')
-		b = boots.select('x', '6.1', path)[0]
+		b = boot_configs.select('x', '6.1', path)[0]
 		line = '# power_efficient_mode_matches_boot: workqueue.power_efficient=1 nohz_full=1\n'
 		self.assertIn('is on, [x] in boots.ini wants off on 6.1', b.check_mode(line, '6.1'))
 		self.assertIsNone(b.check_mode(line, '6.12'))
 		self.assertIn('no "workqueue.power_efficient=N', b.check_mode('', '6.12'))
 		with self.assertRaisesRegex(WqKunitError, "'maybe' is not on or off"):
-			boots.load(self.write('[y]\npower_efficient = maybe\n'))
+			boot_configs.load(self.write('[y]\npower_efficient = maybe\n'))
 
 	def test_malformed_version_keys_are_refused(self):
 		for text, error in (('[x]\nkernels = 6.12-\n', "'6.12-' is not X.Y or X.Y\\+"),
 				    ('[x]\nunbound_cpumask after 7.1 = {all}\n',
 				     'write it as "unbound_cpumask since X.Y"')):
 			with self.subTest(text), self.assertRaisesRegex(WqKunitError, error):
-				boots.load(self.write(text))
+				boot_configs.load(self.write(text))
 
 	def test_kernel_args_are_split(self):
 		path = self.write('[x]\nkernel_args = isolcpus=0-1 workqueue.power_efficient=1\n')
-		self.assertEqual(boots.select('x', '6.1', path)[0].kernel_args,
+		self.assertEqual(boot_configs.select('x', '6.1', path)[0].kernel_args,
 				 ['isolcpus=0-1', 'workqueue.power_efficient=1'])
 
 	def test_malformed_file_is_an_error(self):
 		path = self.write('kernel_args = no section\n')
 		with self.assertRaisesRegex(WqKunitError, 'cannot read boot configurations'):
-			boots.load(path)
+			boot_configs.load(path)
 
 
 class BoardSizeTest(unittest.TestCase):
@@ -105,7 +106,7 @@ class BoardSizeTest(unittest.TestCase):
 
 	@staticmethod
 	def boot(*args):
-		return boots.Boot(name='x', description='', kernel_args=list(args), kernels=None)
+		return boot_configs.Boot(name='x', description='', kernel_args=list(args), kernels=None)
 
 	def test_big_is_the_upper_half_of_the_board(self):
 		b = self.boot('nohz_full={big}', 'quiet')
@@ -116,7 +117,7 @@ class BoardSizeTest(unittest.TestCase):
 		self.assertIsNone(b.args_for(1))
 
 	def test_half_is_the_size_of_the_lower_half(self):
-		b = boots.Boot(name='x', description='', kernel_args=['maxcpus={half}'],
+		b = boot_configs.Boot(name='x', description='', kernel_args=['maxcpus={half}'],
 			       kernels=None, online='{little}')
 		self.assertEqual(b.args_for(8), ['maxcpus=4'])
 		self.assertEqual(b.args_for(16), ['maxcpus=8'])
@@ -131,7 +132,7 @@ class BoardSizeTest(unittest.TestCase):
 		self.assertIsNone(self.boot('workqueue.unbound_cpus=4-7').args_for(4))
 
 	def test_the_project_configurations_keep_their_eight_cpu_meaning(self):
-		named = {b.name: b.args_for(8) for b in boots.load()}
+		named = {b.name: b.args_for(8) for b in boot_configs.load()}
 		self.assertEqual(named['nohz-full'], ['nohz_full=4-7'])
 		self.assertEqual(named['unbound-cpus'], ['workqueue.unbound_cpus=4-7'])
 		self.assertEqual(named['isolcpus'], ['isolcpus=1,2'])
@@ -213,22 +214,22 @@ class BootBuildsTest(TempDirTest):
 	def test_boots_are_grouped_by_the_build_they_need(self):
 		path = self.write('[a]\n[b]\nkconfig = CONFIG_X=y\n[c]\nkernel_args = x=1\n'
 				  '[d]\nkconfig = CONFIG_X=y\n')
-		groups = boots.by_build(boots.select('all', '6.1', path))
+		groups = boot_configs.by_build(boot_configs.select('all', '6.1', path))
 		self.assertEqual([(k, [b.name for b in g]) for k, g in groups],
 				 [((), ['a', 'c']), (('CONFIG_X=y',), ['b', 'd'])])
 
 	def test_kconfig_line_must_be_a_config_assignment(self):
 		path = self.write('[a]\nkconfig = WQ_X=y\n')
 		with self.assertRaisesRegex(WqKunitError, "'WQ_X=y' is not CONFIG_X=Y"):
-			boots.load(path)
+			boot_configs.load(path)
 
 	def test_repository_boots_cover_the_issue_matrix(self):
-		names = [b.name for b in boots.load()]
+		names = [b.name for b in boot_configs.load()]
 		for name in ('default', 'power-efficient-on', 'power-efficient-off',
 			     'power-efficient-default-y', 'isolcpus', 'unbound-cpus',
 			     'nohz-full', 'force-rr'):
 			self.assertIn(name, names)
-		self.assertEqual([b.name for b in boots.select('all', '6.1')].count('unbound-cpus'), 0)
+		self.assertEqual([b.name for b in boot_configs.select('all', '6.1')].count('unbound-cpus'), 0)
 
 	def test_a_variant_builds_in_a_directory_named_by_its_kconfig(self):
 		self.assertEqual(runner.variant_name(('CONFIG_WQ_POWER_EFFICIENT_DEFAULT=y',)),
@@ -241,7 +242,7 @@ class CommandLineTest(TempDirTest):
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
 	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.built', 'wqkunit.runner.prepared',
-		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.kernels.default_version')
+		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.configs.kernel_versions.default_version')
 
 	def setUp(self):
 		super().setUp()
@@ -383,7 +384,7 @@ class CommandLineTest(TempDirTest):
 	def test_what_the_command_line_names_must_exist(self):
 		self.refuse(['run', '--kernel', '9.9'], "unknown kernel version '9.9': supported "
 			    'are 6.1, 6.12')
-		known = ', '.join(b.name for b in boots.load())
+		known = ', '.join(b.name for b in boot_configs.load())
 		self.refuse(['soak', '--kernel', '6.1', '--boot', 'nope'],
 			    f"unknown boot configuration 'nope': known are {known}, all")
 		self.refuse(['run', '--boot', 'nope'],
@@ -429,7 +430,7 @@ class CommandLineTest(TempDirTest):
 	def test_help_names_every_boot_configuration(self):
 		for command in ('run', 'check', 'soak', 'mutate'):
 			out = ' '.join(self.main([command, '--help'])[1].split())
-			for boot in boots.load():
+			for boot in boot_configs.load():
 				with self.subTest(command=command, boot=boot.name):
 					only = f' ({", ".join(boot.kernels)} only)' if boot.kernels else ''
 					self.assertRegex(out, rf'[:,] {re.escape(boot.name + only)}[,;]')

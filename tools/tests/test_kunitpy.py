@@ -11,9 +11,10 @@ import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import arches, kunitpy, progress, runner
+from wqkunit import kunitpy, progress, runner
 from wqkunit.base import process_tree, repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.configs import arches
 from wqkunit.kunitpy import Kunit
 
 LINE = '[    0.000000] Linux version 6.12.118 (root@vm) (gcc 12.2.0) {} \n'

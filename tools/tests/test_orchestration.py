@@ -10,16 +10,17 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
-from wqkunit import boots, gate, kernels, manifest, report_plot, runner, verdict
+from wqkunit import gate, manifest, report_plot, runner, verdict
+from wqkunit.configs import boot_configs, kernel_versions
 
 
 class PassingTreeTest(FakeTreeTest):
 	def test_run_boots_every_configuration_once_built(self):
 		rc, out = self.main('run', '--kernel', '6.1', '--boot', 'all')
 		self.assertEqual(rc, 0, out)
-		n = len(boots.select('all', '6.1'))
+		n = len(boot_configs.select('all', '6.1'))
 		self.assertEqual(out.count('booting 6.1'), n)
-		self.assertEqual(out.count('building 6.1'), len(boots.by_build(boots.select('all', '6.1'))))
+		self.assertEqual(out.count('building 6.1'), len(boot_configs.by_build(boot_configs.select('all', '6.1'))))
 		self.assertTrue(out.rstrip().endswith(f'{71 * n} passed, 0 failed, {n} skipped'), out[-300:])
 		# Each result as the guest prints it, named in full.
 		self.assertIn('6.1 [default] ok workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu0\n', out)
@@ -94,14 +95,14 @@ class PassingTreeTest(FakeTreeTest):
 			self.assertIn('6.1 [default]: verdict: boot error', out)
 			self.assertIn('kunit/expected/6.1.ini has no [default]: record it with '
 				      'wq-kunit manifest --write', out)
-			for version in kernels.supported():
+			for version in kernel_versions.supported():
 				self.assertIn(f'{version} debug: the broken case failed as it must', out)
 			rc, out = self.main('manifest', '--write')
 			self.assertEqual(rc, 0, out)
 			self.assertIn('expected/6.12-um.ini: 1 boot configurations', out)
 			rc, out = self.main('check', '--boot', 'default')
 		self.assertEqual(rc, 0, out)
-		for version in kernels.supported():
+		for version in kernel_versions.supported():
 			# The same debug kernel passed and caught it in the first run.
 			self.assertIn(f'{version} debug: the suite passed and the broken case was caught '
 				      'by this kernel before: not booted again', out)
@@ -114,7 +115,7 @@ class PassingTreeTest(FakeTreeTest):
 		# and UML with the newest, arm64 with the others.
 		self.assertEqual(out.count('up to date: nothing it is built from changed'), 8, out)
 		self.assertEqual(out.count('sparse and kernel-doc: no warning (nothing it is built from changed'),
-				 len(kernels.supported()), out)
+				 len(kernel_versions.supported()), out)
 
 
 	def test_gate_fails_a_result_expected_to_pass_that_skips_or_is_missing(self):
@@ -124,7 +125,7 @@ class PassingTreeTest(FakeTreeTest):
 		# 6.1's boot alone: the other kernels and architectures add nothing.
 		with mock.patch.object(gate, 'tools_tests', return_value=True), \
 		     mock.patch.object(gate, 'OTHER_ARCHES', ()), \
-		     mock.patch('wqkunit.kernels.supported', return_value=['6.1']):
+		     mock.patch('wqkunit.configs.kernel_versions.supported', return_value=['6.1']):
 			self.main('check', '--boot', 'default', '--no-debug')
 			self.assertEqual(self.main('manifest', '--write')[0], 0)
 			path = manifest.path_of('6.1')
@@ -207,7 +208,7 @@ class HangingTreeTest(FakeTreeTest):
 		last result line: a reader that waited for the end would hang it
 		(the replay's "wait"), so no clock is needed to tell."""
 		req = runner.BuildRequest('6.1')
-		ex = runner.ExecRequest(boots.select('default', '6.1'), 60)
+		ex = runner.ExecRequest(boot_configs.select('default', '6.1'), 60)
 		with redirect_stdout(io.StringIO()) as out, runner.prepared(req) as kunit:
 			kunit.build(1, os.path.join(self.tmp, 'build.log'))
 			release = os.path.join(kunit.build_dir, 'release')

@@ -9,9 +9,10 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import arches, boots, runner, source, verdict
+from . import runner, source, verdict
 from .base import short_commands
 from .base.messages import say
+from .configs import arches, boot_configs
 from .kunitpy import Kunit
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
@@ -89,10 +90,10 @@ def kconfig(arch: str) -> List[str]:
 	return [ALL_TESTS] + [f'# {symbol} is not set' for symbol in LEFT_OUT.get(arch, {})]
 
 
-def _side(label: str) -> boots.Boot:
+def _side(label: str) -> boot_configs.Boot:
 	"""The one boot of a side: the whole all-tests run, on no board in
 	particular (alltests compares results, not placement)."""
-	return boots.Boot(name=f'alltests-{label}', description='every KUnit suite',
+	return boot_configs.Boot(name=f'alltests-{label}', description='every KUnit suite',
 			  kernel_args=[], kernels=None)
 
 

@@ -11,10 +11,11 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import boots, runner, series
+from . import runner, series
 from .base import repo_paths
 from .base.errors import WqKunitError
 from .base.process_tree import run_tree
+from .configs import boot_configs
 from .kunitpy import Kunit
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
@@ -104,7 +105,7 @@ def measure(tree: str, version: str, runs: int, jobs: int,
 	incremental: List[float] = []
 	boots_secs: List[float] = []
 	req = runner.BuildRequest(version, jobs=jobs)
-	default = boots.select('default', version)[0]
+	default = boot_configs.select('default', version)[0]
 	ex = runner.ExecRequest([default], 300, live=False, log_prefix='bench.')
 	guest: Dict[str, List[float]] = {}
 	for run in range(runs):

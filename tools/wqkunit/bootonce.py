@@ -9,15 +9,17 @@ import shutil
 import time
 from typing import Callable, Sequence, Tuple
 
-from . import arches, boots, hostchecks, ktap, lognames, modboot, verdict
+from . import hostchecks, ktap, modboot, verdict
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import phase
+from .boot_outcomes import Boot
+from .configs import arches, boot_configs, log_names
+from .configs.run_requests import BuildRequest, ExecRequest
 from .kunitpy import Kunit
-from .requests import Boot, BuildRequest, ExecRequest
 
 
-def names(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int) -> Tuple[str, str]:
+def names(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot, smp: int) -> Tuple[str, str]:
 	"""(label, log stem) of a boot: "6.12/arm64 [default] 4 CPUs", say,
 	and "default.smp4"."""
 	arch = arches.get(req.arch)
@@ -28,17 +30,17 @@ def names(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int) -> Tuple[
 	other = ex.board if ex.board != arch.board else None
 	if other:
 		label = f'{label} {other}'
-	return label, lognames.stem(b.name, smp, ex.log_prefix, other, arch.cpus)
+	return label, log_names.stem(b.name, smp, ex.log_prefix, other, arch.cpus)
 
 
-def unbuilt(req: BuildRequest, ex: ExecRequest, b: boots.Boot, smp: int,
+def unbuilt(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot, smp: int,
 	    error: str) -> Boot:
 	"""A boot of a build that failed with @error: none, a build error."""
 	label, _ = names(req, ex, b, smp)
 	return Boot(b.name, label, verdict.build_failed(error, label), '', 0.0)
 
 
-def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boots.Boot,
+def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot,
 	      smp: int, logs: str, log: Callable[[str], None] = say,
 	      timed: bool = True) -> Boot:
 	"""Boot what @kunit built once and judge it (verdict.boot), with the

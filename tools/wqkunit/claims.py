@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The claims table: each claim of kunit/claims.ini settled per kernel from
 the JSON and consoles of one gate run (the cache's logs/VERSION/, named as
-lognames.stem() names them), as logs/gate.json records them: the series
+log_names.stem() names them), as logs/gate.json records them: the series
 and kunitconfig it ran, its arguments, and a digest of every log it wrote."""
 
 import configparser
@@ -11,9 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from . import arches, boots, kernels, lognames, series
+from . import series
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
+from .configs import arches, boot_configs, kernel_versions, log_names
 
 CLAIMS = os.path.join(repo_paths.KUNIT_DIR, 'claims.ini')
 GATE = 'gate.json'
@@ -46,9 +47,9 @@ def _stem(args: Dict[str, object], version: str, name: str) -> str:
 	relative to the logs' root, for a gate run with @args: without --smp
 	it boots each architecture's board with its own CPU count."""
 	own = arches.of_label(version).cpus
-	smp = int(args.get('smp') or lognames.DEFAULT_CPUS)
-	cpus = own if smp == lognames.DEFAULT_CPUS else smp
-	return os.path.join(version, lognames.stem(name, cpus, default=own))
+	smp = int(args.get('smp') or log_names.DEFAULT_CPUS)
+	cpus = own if smp == log_names.DEFAULT_CPUS else smp
+	return os.path.join(version, log_names.stem(name, cpus, default=own))
 
 
 def record_gate(logs_root: str, ran: Dict[str, List[str]], args: Dict[str, object]) -> str:
@@ -70,7 +71,7 @@ def _filtered(args: Dict[str, object]) -> List[str]:
 	"""The options of a gate run with @args that leave out some of the
 	evidence the claims are settled from."""
 	why = [f'--boot {args.get("boot")}'] if args.get('boot') != 'all' else []
-	if args.get('smp') != lognames.DEFAULT_CPUS:
+	if args.get('smp') != log_names.DEFAULT_CPUS:
 		why.append(f'--smp {args.get("smp")}')
 	if args.get('kunit_args'):
 		why.append(f'kunit.py arguments {" ".join(map(str, args["kunit_args"]))}')
@@ -108,7 +109,7 @@ def gate_runs(logs_root: str, filtered: bool = False) -> Dict[str, Dict[str, Run
 	why = _filtered(args)
 	if why and not filtered:
 		raise WqKunitError(f'the last gate was filtered ({", ".join(why)}), the claims need '
-				   f'every boot with {lognames.DEFAULT_CPUS} CPUs: {again} without options')
+				   f'every boot with {log_names.DEFAULT_CPUS} CPUs: {again} without options')
 	for rel, digest in sorted(gate.get('logs', {}).items()):
 		try:
 			same = digest_stamps.of_files([os.path.join(logs_root, rel)]) == digest
@@ -251,8 +252,8 @@ def _settle(sec: configparser.SectionProxy, runs: Dict[str, Run], tree: str) -> 
 def table(claims_path: str = CLAIMS, logs_root: Optional[str] = None,
 	  trees_root: Optional[str] = None) -> str:
 	"""The Markdown table, one row per claim, one column per kernel."""
-	parser = boots.read_ini(claims_path, 'claims')
-	versions = kernels.supported()
+	parser = boot_configs.read_ini(claims_path, 'claims')
+	versions = kernel_versions.supported()
 	root = logs_root or os.path.join(repo_paths.cache_dir(), 'logs')
 	gate = gate_runs(root)
 	runs = {v: gate.get(v, {}) for v in versions}

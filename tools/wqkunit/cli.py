@@ -8,9 +8,10 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import arches, claims, commands, coverage, faults, lava, lavacmd, options, regressions, tables
+from . import claims, commands, coverage, faults, lava, lavacmd, options, regressions, tables
 from .base import repo_paths
 from .base.errors import WqKunitError
+from .configs import arches
 
 
 def version() -> str:

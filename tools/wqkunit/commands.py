@@ -7,10 +7,11 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, arches, bench, board, boots, claims, faults, gate, kernels, lognames, manifest, mutate, report, report_plot, runner, source, write_report
+from . import alltests, bench, claims, faults, gate, manifest, mutate, report, report_plot, runner, source, write_report
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .configs import arches, board, boot_configs, kernel_versions, log_names
 from .options import Usage
 
 RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
@@ -18,7 +19,7 @@ RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
 
 def _versions(args: argparse.Namespace) -> List[str]:
 	"""--kernel's version, checked, or every supported one."""
-	return [kernels.check(args.kernel)] if args.kernel else kernels.supported()
+	return [kernel_versions.check(args.kernel)] if args.kernel else kernel_versions.supported()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,10 +43,10 @@ def run(args: argparse.Namespace) -> int:
 		version = source.tree_version(tree)
 	else:
 		tree = None
-		version = kernels.check(args.kernel) if args.kernel else kernels.default_version()
+		version = kernel_versions.check(args.kernel) if args.kernel else kernel_versions.default_version()
 	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
 				  arch=arch.name)
-	out = runner.run(req, runner.ExecRequest(boots.select(args.boot, version, arch=arch.name),
+	out = runner.run(req, runner.ExecRequest(boot_configs.select(args.boot, version, arch=arch.name),
 						 args.timeout,
 						 (smp,), kunit_args=args.kunit_args,
 						 json=args.json,
@@ -62,7 +63,7 @@ def check(args: argparse.Namespace) -> int:
 
 def soak(args: argparse.Namespace) -> int:
 	versions = _versions(args)
-	selected = {v: boots.select(args.boot, v) for v in versions}
+	selected = {v: boot_configs.select(args.boot, v) for v in versions}
 	total = runner.Outcome()
 	lines = []
 	with cpu_hogs.hogs(args.load) as hogs:
@@ -97,7 +98,7 @@ def mutation(args: argparse.Namespace) -> int:
 			catalogue[version] = [m for m in catalogue[version] if m.arch == args.arch]
 		# Before anything is built: on each architecture it will boot.
 		for arch in dict.fromkeys(m.arch for m in catalogue[version]) if args.boot else ():
-			boots.select(args.boot, version, arch=arch)
+			boot_configs.select(args.boot, version, arch=arch)
 	if not any(catalogue.values()):
 		raise WqKunitError(f'no mutant named {", ".join(args.only)}' if args.only else
 				   f'no {args.arch} mutant for {", ".join(versions)}')
@@ -172,7 +173,7 @@ def measure(args: argparse.Namespace) -> int:
 
 
 def all_tests(args: argparse.Namespace) -> int:
-	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
+	version = kernel_versions.check(args.kernel) if args.kernel else kernel_versions.supported()[-1]
 	problems, lines = alltests.check(version, args.arch, args.jobs, args.timeout)
 	print(f'{"suite":40} {"with the series":24} without')
 	print('\n'.join(lines))
@@ -218,7 +219,7 @@ def _report(done: runner.Boot) -> List[report.Config]:
 def fault_injection(args: argparse.Namespace) -> int:
 	versions = _versions(args)
 	names = args.boot or list(faults.CONFIGS)
-	configs = {v: [b for n in names for b in boots.select(n, v)] for v in versions}
+	configs = {v: [b for n in names for b in boot_configs.select(n, v)] for v in versions}
 	lines, done = [], []
 	for version in versions:
 		req = faults.build_request(version, args.jobs)
@@ -240,7 +241,7 @@ def manifest_cmd(args: argparse.Namespace) -> int:
 	"""Compare the last gate's results with kunit/expected/, or write it
 	from them."""
 	logs = os.path.join(repo_paths.cache_dir(), 'logs')
-	if claims.gate_args(logs).get('smp') != lognames.DEFAULT_CPUS:
+	if claims.gate_args(logs).get('smp') != log_names.DEFAULT_CPUS:
 		raise WqKunitError(f'the last gate booted with --smp {claims.gate_args(logs).get("smp")}: '
 				   f'the manifest records each board with its own CPU count')
 	runs = claims.gate_runs(logs, filtered=True)

@@ -7,9 +7,10 @@ import os
 import re
 from typing import Dict, List, Optional, Set
 
-from . import boots, claims, kernels, mutate
+from . import claims, mutate
 from .base import repo_paths
 from .base.errors import WqKunitError
+from .configs import boot_configs, kernel_versions
 
 COVERAGE = os.path.join(repo_paths.KUNIT_DIR, 'coverage.ini')
 # The page whose table coverage --write replaces, between these markers.
@@ -64,7 +65,7 @@ def interface(tree: str) -> Dict[str, str]:
 
 def load(path: str = COVERAGE) -> Dict[str, Dict[str, str]]:
 	"""The entries of the map, each checked for what it must have."""
-	parser = boots.read_ini(path, 'the coverage map')
+	parser = boot_configs.read_ini(path, 'the coverage map')
 	entries = {}
 	for name in parser.sections():
 		sec = dict(parser[name])
@@ -194,7 +195,7 @@ def trees(trees_root: Optional[str] = None) -> Dict[str, str]:
 	"""The cached tree of every supported version."""
 	root = trees_root or os.path.join(repo_paths.cache_dir(), 'src')
 	out = {}
-	for version in kernels.supported():
+	for version in kernel_versions.supported():
 		tree = os.path.join(root, f'linux-{version}')
 		if not os.path.isfile(os.path.join(tree, SOURCE)):
 			raise WqKunitError(f'no {version} tree in {root}: run tools/wq-kunit run '

@@ -18,8 +18,9 @@ import shutil
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import boots, fault_hooks, results, runner
+from . import fault_hooks, results, runner
 from .base.errors import WqKunitError
+from .configs import boot_configs
 from .kunitpy import Kunit
 
 # The configurations that change global state at boot, and the default.
@@ -123,7 +124,7 @@ def _read(path: str) -> str:
 		return f.read()
 
 
-def _boot(kunit: Kunit, req: runner.BuildRequest, b: boots.Boot, timeout: int,
+def _boot(kunit: Kunit, req: runner.BuildRequest, b: boot_configs.Boot, timeout: int,
 	  fault: Optional[str]) -> runner.Boot:
 	ex = runner.ExecRequest([b], timeout, live=False, log_prefix='fault.',
 				keep_failed=False, explain=False,
@@ -131,7 +132,7 @@ def _boot(kunit: Kunit, req: runner.BuildRequest, b: boots.Boot, timeout: int,
 	return runner.boot_once(kunit, req, ex, b, 8, req.logs, lambda _m: None)
 
 
-def baseline(kunit: Kunit, req: runner.BuildRequest, b: boots.Boot,
+def baseline(kunit: Kunit, req: runner.BuildRequest, b: boot_configs.Boot,
 	     timeout: int) -> Tuple[Dict[str, str], List[Tuple[str, str]]]:
 	"""The hooked kernel without a fault in @b: its results and the
 	points its cases reach.  It must pass and leave nothing changed."""
@@ -150,7 +151,7 @@ def baseline(kunit: Kunit, req: runner.BuildRequest, b: boots.Boot,
 	return _statuses(done), points
 
 
-def run(kunit: Kunit, req: runner.BuildRequest, configs: List[boots.Boot],
+def run(kunit: Kunit, req: runner.BuildRequest, configs: List[boot_configs.Boot],
 	timeout: int, only: Optional[List[str]],
 	say: Callable[[str], None]) -> List[Injection]:
 	"""Every injection in each of @configs (only @only's cases, if given)."""

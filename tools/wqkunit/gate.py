@@ -15,11 +15,12 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import arches, boots, checkpatch, claims, coverage, kernels, lava, lavacmd, lognames, records, report_plot, results, runner, series
+from . import checkpatch, claims, coverage, lava, lavacmd, records, report_plot, results, runner, series
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import PHASES, PHASE_RUNS, phase
+from .configs import arches, boot_configs, kernel_versions, log_names
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .staticchecks import w1
 from .steps import Step, guarded
@@ -145,7 +146,7 @@ def lava_jobs() -> Step:
 	return Step('LAVA jobs', True, '')
 
 
-def gate_boots(boot: str, version: str, versions: List[str]) -> List[boots.Boot]:
+def gate_boots(boot: str, version: str, versions: List[str]) -> List[boot_configs.Boot]:
 	"""The configurations the gate boots on @version: @boot's, a module
 	boot (a configuration naming a module; none does since the suites are
 	built in only) on the newest version only.  Its build
@@ -153,7 +154,7 @@ def gate_boots(boot: str, version: str, versions: List[str]) -> List[boots.Boot]
 	shows that the module gives the built-in run's verdicts.  There, it
 	stands for the built-in boot with its command line (its twin), which
 	the gate leaves out."""
-	chosen = boots.select(boot, version)
+	chosen = boot_configs.select(boot, version)
 	if version != versions[-1]:
 		return [b for b in chosen if not b.module]
 	twins = {tuple(b.kernel_args) for b in chosen if b.module}
@@ -164,9 +165,9 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	  self_test: bool = True) -> bool:
 	"""The whole gate, its boots with @smp CPUs (UML's with one); True if
 	every step passed: if the summary's last line counts none failed."""
-	versions = kernels.supported()
+	versions = kernel_versions.supported()
 	for version in versions:
-		boots.select(boot, version)
+		boot_configs.select(boot, version)
 	qemu = [a for a in map(arches.get, (arches.DEFAULT,) + OTHER_ARCHES) if a.qemu_config]
 	most = min(a.max_cpus for a in qemu)
 	if smp > most:
@@ -185,7 +186,7 @@ def check(boot: str, jobs: int, timeout: int, smp: int, debug: bool = True,
 	out = runner.Outcome()
 	ran = {}
 	# kunit/expected/ records the boots with the board's CPUs.
-	recorded = smp == lognames.DEFAULT_CPUS
+	recorded = smp == log_names.DEFAULT_CPUS
 	# Every build first, one after the other (a boot beside a build would
 	# run on a loaded host), then every boot, two at a time, the longest
 	# jobs first: a guest waits more than it computes.  Each boot holds

@@ -8,10 +8,11 @@ import contextlib
 import os
 from typing import Callable, List, Tuple
 
-from . import arches, boots, runner, verdict
+from . import runner, verdict
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .configs import arches, boot_configs
 from .steps import Step, boots_step
 
 # Kept out of the series: the debug build must catch it.  It is appended
@@ -20,7 +21,7 @@ BROKEN_CASE = os.path.join(repo_paths.KUNIT_DIR, 'broken', 'reinit-pending-dwork
 SUITE_GLOB = 'workqueue_*'
 BROKEN_NAME = 'broken_workqueue.broken_reinit_pending_delayed_work'
 BROKEN_KIND = 'ODEBUG'
-BROKEN_BOOT = boots.Boot(name='broken-case', description='the broken case alone',
+BROKEN_BOOT = boot_configs.Boot(name='broken-case', description='the broken case alone',
 			 kernel_args=['kunit.filter_glob=broken_workqueue.*'], kernels=None)
 # In the debug build directory: the inputs of the kernel that last caught
 # the broken case, and the tools' code that judged it.
@@ -61,9 +62,9 @@ def arch_job(name: str, version: str, jobs: int, timeout: int, smp: int, recorde
 	16) where @recorded says the gate boots every board as it is."""
 	arch = arches.get(name)
 	req = runner.BuildRequest(version, jobs=jobs, arch=name)
-	own = [b for b in boots.select('all', version, arch=name) if b.arches]
+	own = [b for b in boot_configs.select('all', version, arch=name) if b.arches]
 	_, boot = runner.built(req, runner.ExecRequest(
-		own or boots.select('default', version), timeout,
+		own or boot_configs.select('default', version), timeout,
 		(arch.cpus if recorded else smp,), board=arch.board,
 		explain=False, live=False, require_manifest=recorded), held)
 	return req.label, boots_job(f'boots {version}/{name}', boot)
@@ -79,8 +80,8 @@ def debug_job(version: str, jobs: int, timeout: int, held: contextlib.ExitStack)
 	not compiled again (the debug kernel is the slowest to boot, and
 	its reports come from the kernel's code, which did not change).
 	The job's outcome has the suite's boot only."""
-	suite = boots.select('default', version)[0]
-	suite = boots.Boot(name=suite.name, description=suite.description,
+	suite = boot_configs.select('default', version)[0]
+	suite = boot_configs.Boot(name=suite.name, description=suite.description,
 			   kernel_args=suite.kernel_args + [f'kunit.filter_glob={SUITE_GLOB}'],
 			   kernels=None)
 	req = runner.BuildRequest(version, debug=True, jobs=jobs, broken=BROKEN_CASE)

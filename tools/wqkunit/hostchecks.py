@@ -6,15 +6,16 @@ results must be there)."""
 
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import arches, board as board_mod, boots, lognames, manifest, results, verdict
-from .requests import BuildRequest, ExecRequest
+from . import manifest, results, verdict
+from .configs import arches, board as board_mod, boot_configs, log_names
+from .configs.run_requests import BuildRequest, ExecRequest
 
 # A case -> why the host failed it: lines shown under its "not ok".
 Failures = Dict[str, List[str]]
 
 
 def problems(stale_kernel: Callable[[str], Optional[str]], req: BuildRequest,
-	     ex: ExecRequest, b: boots.Boot, smp: int, console: str, whole: str,
+	     ex: ExecRequest, b: boot_configs.Boot, smp: int, console: str, whole: str,
 	     text: Optional[str], judged: verdict.Verdict,
 	     log: Callable[[str], None]) -> Tuple[Optional[str], Failures]:
 	"""What the host's checks find wrong with a boot that gave results:
@@ -43,10 +44,10 @@ def problems(stale_kernel: Callable[[str], Optional[str]], req: BuildRequest,
 		# UML boots one CPU whatever the CPU count asked for.
 		wrong = b.check_console(whole, min(smp, arches.get(req.arch).max_cpus), req.version)
 		if wrong:
-			failures[boots.UNBOUND_CASE] = [CONFIG_PREFIX + wrong]
+			failures[boot_configs.UNBOUND_CASE] = [CONFIG_PREFIX + wrong]
 		wrong = b.check_mode(whole, req.version)
 		if wrong:
-			failures[boots.MODE_CASE] = [CONFIG_PREFIX + wrong]
+			failures[boot_configs.MODE_CASE] = [CONFIG_PREFIX + wrong]
 		missing, wrong_results = _expected(req, ex, b, smp, text, log)
 		error = error or missing
 		for name, why in wrong_results.items():
@@ -59,7 +60,7 @@ CONFIG_PREFIX = 'boot configuration check: '
 MANIFEST_PREFIX = 'expected results check: '
 
 
-def _expected(req: BuildRequest, ex: ExecRequest, b: boots.Boot,
+def _expected(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot,
 	      smp: int, text: Optional[str],
 	      log: Callable[[str], None]) -> Tuple[Optional[str], Dict[str, str]]:
 	"""What kunit/expected/ finds wrong with the results @text of boot @b:
@@ -72,7 +73,7 @@ def _expected(req: BuildRequest, ex: ExecRequest, b: boots.Boot,
 		return None, {}
 	other = ex.board if ex.board != arches.get(req.arch).board else None
 	name = arches.label(req.version, req.arch, req.debug)
-	section = lognames.stem(b.name, smp, '', other, arches.get(req.arch).cpus)
+	section = log_names.stem(b.name, smp, '', other, arches.get(req.arch).cpus)
 	want = manifest.expected(name, section)
 	if want is None:
 		return (f'{MANIFEST_PREFIX}kunit/expected/{name}.ini has no [{section}]: '

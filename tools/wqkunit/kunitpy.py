@@ -15,11 +15,12 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import arches, ktap, progress
-from . import board as board_mod
+from . import ktap, progress
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
 from .base.process_tree import run_tree
+from .configs import arches
+from .configs import board as board_mod
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'

@@ -12,10 +12,11 @@ import subprocess
 import tempfile
 from typing import Dict, List
 
-from . import boots, kernels, lava, results, runner
+from . import lava, results, runner
 from .base import debian_packages, debian_python, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .configs import boot_configs, kernel_versions
 
 def helper(*args: str) -> subprocess.CompletedProcess:
 	"""lava_helper.py under Debian's Python, which has lava-common."""
@@ -46,7 +47,7 @@ def _tools_run(version: str, jobs: int, timeout: int) -> tuple:
 	the device tree it booted (from QEMU's command line on its console),
 	the per-case results."""
 	req = runner.BuildRequest(version, jobs=jobs)
-	out = runner.run(req, runner.ExecRequest(boots.select('default', version), timeout,
+	out = runner.run(req, runner.ExecRequest(boot_configs.select('default', version), timeout,
 						live=False))
 	done = out.boots[0]
 	with open(os.path.splitext(done.console)[0] + '.json', encoding='utf-8') as f:
@@ -85,7 +86,7 @@ def _lava_run(job: str, device: str, out: str) -> Dict[str, str]:
 
 
 def lava_jobs(args: argparse.Namespace) -> int:
-	version = kernels.check(args.kernel) if args.kernel else kernels.supported()[-1]
+	version = kernel_versions.check(args.kernel) if args.kernel else kernel_versions.supported()[-1]
 	debian_packages.ensure([lava.PACKAGE], say)
 	out = args.out or os.path.join(repo_paths.cache_dir(), 'lava')
 	os.makedirs(out, exist_ok=True)

@@ -12,9 +12,10 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import arches, board, boots, runner, verdict
+from . import runner, verdict
 from .base import repo_paths, short_commands
 from .base.errors import WqKunitError
+from .configs import arches, board, boot_configs
 from .kunitpy import Kunit
 
 MUTANTS = os.path.join(repo_paths.KUNIT_DIR, 'mutants')
@@ -137,13 +138,13 @@ def classify(mutant: Mutant, judged: List[verdict.Verdict],
 	return SURVIVED, f'{passed} passed in {len(judged)} boots', []
 
 
-def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> List[boots.Boot]:
+def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> List[boot_configs.Boot]:
 	names = [boot_name] if boot_name else (mutant.boots if mutant else ['default'])
 	arch = mutant.arch if mutant else arches.DEFAULT
-	return [b for n in names for b in boots.select(n, version, arch=arch)]
+	return [b for n in names for b in boot_configs.select(n, version, arch=arch)]
 
 
-def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
+def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boot_configs.Boot],
 	   timeout: int) -> Tuple[List[verdict.Verdict], Optional[str]]:
 	"""Build @base's tree as it is now and boot it in each of @selected,
 	as every build and boot is (runner.build_and_boot()): the verdicts,
@@ -160,7 +161,7 @@ def _quiet(_msg: str) -> None:
 	pass
 
 
-def baseline(base: Kunit, req: runner.BuildRequest, selected: List[boots.Boot],
+def baseline(base: Kunit, req: runner.BuildRequest, selected: List[boot_configs.Boot],
 	     timeout: int, say: Callable[[str], None]) -> None:
 	"""The unmutated kernel in every configuration the mutants boot: it
 	must pass, or every mutant would look killed."""

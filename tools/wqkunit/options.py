@@ -9,8 +9,9 @@ import tempfile
 import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import arches, board, boots, gate, kernels, series
+from . import gate, series
 from .base.errors import WqKunitError
+from .configs import arches, board, boot_configs, kernel_versions
 
 # A command line that cannot be right: exit status 2, as argparse's own.
 USAGE = 2
@@ -119,7 +120,7 @@ def boot_names() -> str:
 	"""The boot configurations of kunit/boots.ini for --help: each name,
 	with the versions it is limited to: "default, ..., unbound-cpus (6.12 only)"."""
 	return ', '.join(b.name + (f' ({", ".join(b.kernels)} only)' if b.kernels else '')
-			 for b in boots.load())
+			 for b in boot_configs.load())
 
 
 def boot(p: argparse.ArgumentParser, default: Optional[str], what: str) -> None:
@@ -172,9 +173,9 @@ def named(args: argparse.Namespace, prog: str) -> None:
 	boot = getattr(args, 'boot', None)
 	try:
 		if kernel:
-			kernels.check(kernel)
+			kernel_versions.check(kernel)
 		if isinstance(boot, str):
-			boots.select(boot, kernel, arch=getattr(args, 'arch', None) or 'arm')
+			boot_configs.select(boot, kernel, arch=getattr(args, 'arch', None) or 'arm')
 	except WqKunitError as e:
 		raise Usage(str(e), prog) from None
 	arch = getattr(args, 'arch', None)

@@ -13,9 +13,10 @@ import os
 import time
 from typing import Dict, Mapping, Optional
 
-from . import faults, kernels, mutate
+from . import faults, mutate
 from .base import repo_paths
 from .base.errors import WqKunitError
+from .configs import kernel_versions
 
 RECORDS = os.path.join(repo_paths.KUNIT_DIR, 'records.json')
 GATE_TIME = 'gate-time.json'
@@ -78,7 +79,7 @@ def summarise(logs_root: str, before: Optional[dict] = None,
 	gate = _load(os.path.join(logs_root, GATE_TIME))
 	if gate:
 		out.setdefault('gate', {})[gate['kind']] = gate
-	for version in kernels.supported():
+	for version in kernel_versions.supported():
 		mutated = mutate.recorded_version(logs_root, version, mutants)
 		if mutated:
 			out.setdefault('mutation', {})[version] = _mutation(mutated)

@@ -7,8 +7,9 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from . import boots, claims, kernels, mutate
+from . import claims, mutate
 from .base import repo_paths
+from .configs import boot_configs, kernel_versions
 
 REGRESSIONS = os.path.join(repo_paths.KUNIT_DIR, 'regressions.ini')
 FIELDS = ('commit', 'subject', 'broke', 'kernels')
@@ -24,7 +25,7 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 	entry with neither (or both) a mutant and a reason, a mutant file that
 	is missing or names another commit, and a regress-* mutant that no
 	entry lists."""
-	parser = boots.read_ini(path, 'the regression corpus')
+	parser = boot_configs.read_ini(path, 'the regression corpus')
 	out, listed = [], set()
 	headers: Dict[str, Dict[str, str]] = {}
 	for name in parser.sections():
@@ -35,7 +36,7 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 			out.append(f'[{name}]: commit "{commit}" is not 12 to 40 hex digits')
 		versions = sec.get('kernels', '').split()
 		out += [f'[{name}]: kernel {v} is not supported' for v in versions
-			if v not in kernels.supported()]
+			if v not in kernel_versions.supported()]
 		if ('mutant' in sec) == ('reason' in sec):
 			out.append(f'[{name}]: needs either a mutant or a reason')
 			continue
@@ -51,7 +52,7 @@ def problems(path: str = REGRESSIONS, mutants: str = mutate.MUTANTS) -> List[str
 			named = headers[version][sec['mutant']]
 			if not named or not (commit.startswith(named) or named.startswith(commit)):
 				out.append(f'[{name}]: {version}/{sec["mutant"]} names another commit')
-	for version in kernels.supported():
+	for version in kernel_versions.supported():
 		folder = os.path.join(mutants, version)
 		for file in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
 			rel = os.path.join(version, file)
@@ -89,7 +90,7 @@ def _cell(run: Optional[dict], mutant: str) -> str:
 def table(runs: Dict[str, Optional[dict]], path: str = REGRESSIONS) -> str:
 	"""The corpus per kernel, from each kernel's last complete mutation
 	run (@runs, as coverage.mutation_runs() reads them)."""
-	parser = boots.read_ini(path, 'the regression corpus')
+	parser = boot_configs.read_ini(path, 'the regression corpus')
 	versions = list(runs)
 	rows = ['| upstream fix | what broke | ' + ' | '.join(versions) + ' |',
 		'|---|---|' + '---|' * len(versions)]

@@ -13,7 +13,7 @@ import re
 import statistics
 from typing import Dict, List
 
-from . import boots
+from .configs import boot_configs
 
 MODES = (0, 1)
 MASKS = ('full', 'little', 'big')
@@ -29,11 +29,11 @@ NOISE = 3
 LINE = re.compile(r'workqueue_placement: (.*)')
 
 
-def configurations() -> List[boots.Boot]:
+def configurations() -> List[boot_configs.Boot]:
 	"""One boot per power-efficient mode, of the build with the report;
 	of the KUnit suites only the shortest runs, so that kunit.py sees a
 	complete run once the report is done."""
-	return [boots.Boot(name=f'report-pe{mode}',
+	return [boot_configs.Boot(name=f'report-pe{mode}',
 			   description=f'placement report, power_efficient={mode}',
 			   kernel_args=[f'workqueue.power_efficient={mode}',
 					'kunit.filter_glob=workqueue_extra.leak_check_sees_every_workqueue'],
@@ -236,4 +236,4 @@ def markdown(results: Dict[str, List[Config]]) -> str:
 
 def span(cpus: List[int]) -> str:
 	"""@cpus as a CPU list such as 0-3,6, the way %*pbl prints it."""
-	return boots.cpus_text(sorted(cpus)) or 'none'
+	return boot_configs.cpus_text(sorted(cpus)) or 'none'

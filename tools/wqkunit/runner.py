@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Build a kernel once, boot it many times, judge every boot: the one path
 from build to verdict behind run, check, soak, mutate, bench, report and
-alltests, driven by a build and an exec request (requests.py) as
+alltests, driven by a build and an exec request (run_requests.py) as
 kunit.py's own KunitBuildRequest and KunitExecRequest are.  Here the
 tree is prepared and built for each Kconfig variant the boots need, and
 the boots are run; each boot and its verdict is bootonce.py's."""
@@ -13,14 +13,16 @@ import os
 import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import arches, boots, fault_hooks, kernels, series, source
+from . import fault_hooks, series, source
 from .base import debian_packages, file_locks, process_tree, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import PHASES, PHASE_RUNS, phase
+from .boot_outcomes import Boot, Outcome
 from .bootonce import boot_once, explain, unbuilt
+from .configs import arches, boot_configs, kernel_versions
+from .configs.run_requests import BuildRequest, ExecRequest
 from .kunitpy import Kunit
-from .requests import Boot, BuildRequest, ExecRequest, Outcome
 
 
 @contextlib.contextmanager
@@ -29,7 +31,7 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 	and a Kunit on its build directory."""
 	series.patches(version=req.version)
 	arch = arches.get(req.arch)
-	needed = debian_packages.BUILD + arch.packages + ([] if req.tree else [kernels.package(req.version)])
+	needed = debian_packages.BUILD + arch.packages + ([] if req.tree else [kernel_versions.package(req.version)])
 	with phase('packages'):
 		debian_packages.ensure(needed, log)
 	build_dir = req.build_path
@@ -107,7 +109,7 @@ def build_lock(kunit: Kunit) -> str:
 	return os.path.join(repo_paths.cache_dir(), 'locks', f'build-{digest}.lock')
 
 
-Built = Tuple[Kunit, List[Tuple[boots.Boot, int]], float, Optional[str]]
+Built = Tuple[Kunit, List[Tuple[boot_configs.Boot, int]], float, Optional[str]]
 
 
 def build_variants(base: Kunit, req: BuildRequest, ex: ExecRequest,
@@ -117,7 +119,7 @@ def build_variants(base: Kunit, req: BuildRequest, ex: ExecRequest,
 	their CPU counts, build seconds, why it did not build or None)."""
 	os.makedirs(req.logs, exist_ok=True)
 	built = []
-	for kconfig, group in boots.by_build(ex.boots):
+	for kconfig, group in boot_configs.by_build(ex.boots):
 		kunit = base.variant(variant_name(kconfig)) if kconfig else base
 		build, error = build_once(kunit, req, kconfig, req.logs, log)
 		todo = []
@@ -163,7 +165,7 @@ def build_and_boot(base: Kunit, req: BuildRequest, ex: ExecRequest,
 
 
 def _boot_all(kunit: Kunit, req: BuildRequest, ex: ExecRequest,
-	      todo: List[Tuple[boots.Boot, int]], logs: str,
+	      todo: List[Tuple[boot_configs.Boot, int]], logs: str,
 	      log: Callable[[str], None]) -> Iterator[Boot]:
 	"""boot_once() each of @todo, @ex.parallel at a time (each boot waits
 	on its QEMU: threads are enough); the verdicts in @todo's order, each

@@ -9,9 +9,10 @@ import shutil
 import tempfile
 from typing import Callable, ContextManager, Iterator, Optional
 
-from . import kernels, series
+from . import series
 from .base import repo_paths, short_commands
 from .base.errors import WqKunitError
+from .configs import kernel_versions
 
 GIT_ID = ['-c', 'user.name=wq-kunit', '-c', 'user.email=wq-kunit@localhost']
 BASE_TAG = 'wq-kunit-base'
@@ -84,9 +85,9 @@ def _unpack(version: str, dest: str, say: Callable[[str], None]) -> None:
 	tmp = f'{dest}.tmp'
 	shutil.rmtree(tmp, ignore_errors=True)
 	os.makedirs(tmp)
-	say(f'unpacking {kernels.tarball(version)}')
+	say(f'unpacking {kernel_versions.tarball(version)}')
 	# Debian's tarballs are xz in blocks: xz -T0 unpacks them on every core.
-	short_commands.run(['tar', '-I', 'xz -T0', '-xf', kernels.tarball(version), '-C', tmp,
+	short_commands.run(['tar', '-I', 'xz -T0', '-xf', kernel_versions.tarball(version), '-C', tmp,
 		     '--strip-components=1'], what='unpacking the kernel source')
 	say('importing it into git')
 	git = ['git'] + GIT_ID
@@ -112,11 +113,11 @@ SOURCE = 'wq-kunit-source'
 def installed(version: str) -> str:
 	"""Which linux-source-@version is installed: its Debian version, or,
 	for a tarball dpkg does not know, the tarball's size and time."""
-	done = short_commands.output(['dpkg-query', '-W', '-f=${Version}', kernels.package(version)])
+	done = short_commands.output(['dpkg-query', '-W', '-f=${Version}', kernel_versions.package(version)])
 	if done:
 		return done
 	try:
-		st = os.stat(kernels.tarball(version))
+		st = os.stat(kernel_versions.tarball(version))
 	except OSError:
 		return 'none'
 	return f'tarball of {st.st_size} bytes from {int(st.st_mtime)}'
@@ -155,7 +156,7 @@ def cache_tree(version: str, say: Callable[[str], None]) -> str:
 	else:
 		was, now = _unpacked_from(tree, version), installed(version)
 		if was != now:
-			say(f'{kernels.package(version)} changed since the cache was unpacked '
+			say(f'{kernel_versions.package(version)} changed since the cache was unpacked '
 			    f'({was}, now {now}): unpacking it again, and every build of it '
 			    f'will be redone')
 			_unpack(version, tree, say)

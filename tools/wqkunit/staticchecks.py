@@ -11,10 +11,11 @@ import subprocess
 import tempfile
 from typing import Iterable, List, Sequence, Tuple
 
-from . import arches, runner, series
+from . import runner, series
 from .base import digest_stamps, file_locks
 from .base.messages import say
 from .base.process_tree import run_tree
+from .configs import arches
 from .kunitpy import ccache_env
 from .steps import Step
 

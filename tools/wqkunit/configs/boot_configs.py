@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .base import repo_paths
-from .base.errors import WqKunitError
+from ..base import repo_paths
+from ..base.errors import WqKunitError
 
 
 # In kernel_args: the upper half of the board's CPUs (its big ones), and

@@ -8,9 +8,9 @@ import os
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from ..base import repo_paths
+from ..base.errors import WqKunitError
 from . import board
-from .base import repo_paths
-from .base.errors import WqKunitError
 
 
 @dataclass(frozen=True)

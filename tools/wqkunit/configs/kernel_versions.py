@@ -6,8 +6,8 @@ import re
 import subprocess
 from typing import List
 
-from .base import repo_paths
-from .base.errors import WqKunitError
+from ..base import repo_paths
+from ..base.errors import WqKunitError
 
 
 def supported() -> List[str]:

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """What a run is asked to build and to boot, as kunit.py's own
-KunitBuildRequest and KunitExecRequest say it, and what its boots gave:
-their verdicts."""
+KunitBuildRequest and KunitExecRequest say it; what its boots gave is
+boot_outcomes.py's."""
 
 from dataclasses import dataclass, field
 import hashlib
 import os
 from typing import List, Optional, Sequence
 
-from . import arches, board as board_mod, boots, results, verdict
-from .base import repo_paths
+from ..base import repo_paths
+from . import arches, board as board_mod, boot_configs
 
 
 @dataclass
@@ -53,7 +53,7 @@ class BuildRequest:
 
 @dataclass
 class ExecRequest:
-	boots: List[boots.Boot]
+	boots: List[boot_configs.Boot]
 	timeout: int = 300
 	smps: Sequence[int] = (8,)
 	repeat: int = 1
@@ -66,31 +66,3 @@ class ExecRequest:
 	explain: bool = True			# say why a failed boot failed
 	parallel: int = 1			# boots of one build at a time
 	require_manifest: bool = False		# fail a boot kunit/expected/ does not list
-
-
-@dataclass
-class Boot:
-	"""One boot's verdict, and where its console is."""
-	name: str
-	label: str
-	judged: verdict.Verdict
-	console: str
-	seconds: float
-
-
-@dataclass
-class Outcome:
-	"""What one kernel's boots gave: their verdicts, and a summary line each."""
-	boots: List[Boot] = field(default_factory=list)
-	lines: List[str] = field(default_factory=list)
-	tree: str = ''
-
-	@property
-	def counts(self) -> results.Counts:
-		total = results.Counts()
-		for b in self.boots:
-			total.add(b.judged.counts)
-		return total
-
-	def last(self, name: str) -> Boot:
-		return [b for b in self.boots if b.name == name][-1]
