@@ -15,9 +15,10 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli, manifest, modboot, source
+from wqkunit import cli, manifest, modboot
 from wqkunit.base import repo_paths
 from wqkunit.configs import boot_configs
+from wqkunit.tree import kernel_trees
 
 
 class FakeTreeTest(TempDirTest):
@@ -42,7 +43,7 @@ class FakeTreeTest(TempDirTest):
 		with mock.patch('wqkunit.configs.kernel_versions.tarball', side_effect=cls.tarballs.get), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.trees}):
 			for version in cls.VERSIONS:
-				pack(source.cache_tree(version, lambda _m: None))
+				pack(kernel_trees.cache_tree(version, lambda _m: None))
 
 	@classmethod
 	def fake_source(cls, version: str) -> str:

@@ -15,8 +15,9 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli, runner, series, source
+from wqkunit import cli, runner
 from wqkunit.base.errors import WqKunitError
+from wqkunit.tree import kernel_trees, series
 
 
 TOOLS = os.path.dirname(os.path.dirname(DATA))
@@ -38,7 +39,7 @@ class CacheTreeTest(TempDirTest):
 		cls.first = os.path.join(cls.shared, 'cache')
 		with mock.patch('wqkunit.configs.kernel_versions.tarball', return_value=cls.tarball), \
 		     mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': cls.first}):
-			pack(source.cache_tree('6.1', quiet))
+			pack(kernel_trees.cache_tree('6.1', quiet))
 
 	@classmethod
 	def tearDownClass(cls):
@@ -65,7 +66,7 @@ class CacheTreeTest(TempDirTest):
 				      text=True, check=True).stdout
 
 	def test_unpack_imports_and_applies_the_series(self):
-		self.assertEqual(source.cache_tree('6.1', quiet), self.tree)
+		self.assertEqual(kernel_trees.cache_tree('6.1', quiet), self.tree)
 		self.assertTrue(series.present(self.tree))
 		self.assertEqual(self.git('status', '--porcelain'), '')
 		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
@@ -75,7 +76,7 @@ class CacheTreeTest(TempDirTest):
 		self.cached()
 		head = self.git('rev-parse', 'HEAD')
 		said = []
-		source.cache_tree('6.1', said.append)
+		kernel_trees.cache_tree('6.1', said.append)
 		self.assertEqual(self.git('rev-parse', 'HEAD'), head)
 		self.assertEqual(said, [])
 
@@ -84,21 +85,21 @@ class CacheTreeTest(TempDirTest):
 		changes (a security update), the next run says so, unpacks the new
 		one and applies the series to it."""
 		self.cached()
-		with open(os.path.join(self.tree, '.git', source.SOURCE), 'w', encoding='utf-8') as f:
+		with open(os.path.join(self.tree, '.git', kernel_trees.SOURCE), 'w', encoding='utf-8') as f:
 			f.write('6.1.100-1')
 		old = os.path.join(self.tree, '.git', 'the-old-unpack')
 		open(old, 'w').close()
 		said = []
-		with mock.patch('wqkunit.source.installed', return_value='6.1.200-1'):
-			source.cache_tree('6.1', said.append)
+		with mock.patch('wqkunit.tree.kernel_trees.installed', return_value='6.1.200-1'):
+			kernel_trees.cache_tree('6.1', said.append)
 			self.assertIn('linux-source-6.1 changed since the cache was unpacked (6.1.100-1, '
 				      'now 6.1.200-1): unpacking it again', said[0])
 			self.assertTrue(series.present(self.tree))
-			with open(os.path.join(self.tree, '.git', source.SOURCE), encoding='utf-8') as f:
+			with open(os.path.join(self.tree, '.git', kernel_trees.SOURCE), encoding='utf-8') as f:
 				self.assertEqual(f.read(), '6.1.200-1')
 			self.assertFalse(os.path.exists(old))
 			said.clear()
-			source.cache_tree('6.1', said.append)
+			kernel_trees.cache_tree('6.1', said.append)
 			self.assertEqual(said, [])
 
 	def test_a_tree_cached_before_the_record_is_taken_for_its_version(self):
@@ -106,12 +107,12 @@ class CacheTreeTest(TempDirTest):
 		installed package if the Makefile has its upstream version, else
 		unpacked again."""
 		self.cached()
-		os.remove(os.path.join(self.tree, '.git', source.SOURCE))
-		level = source.tree_version(self.tree, sublevel=True)
+		os.remove(os.path.join(self.tree, '.git', kernel_trees.SOURCE))
+		level = kernel_trees.tree_version(self.tree, sublevel=True)
 		for package, again in ((f'{level}-3', False), ('6.1.999-1', True)):
 			said = []
-			with mock.patch('wqkunit.source.installed', return_value=package):
-				source.cache_tree('6.1', said.append)
+			with mock.patch('wqkunit.tree.kernel_trees.installed', return_value=package):
+				kernel_trees.cache_tree('6.1', said.append)
 			self.assertEqual(any('unpacking it again' in l for l in said), again, said)
 
 	def test_interrupted_unpack_is_thrown_away(self):
@@ -119,19 +120,19 @@ class CacheTreeTest(TempDirTest):
 		# destination without the base tag.
 		os.makedirs(self.tree + '.tmp/kernel')
 		os.makedirs(self.tree + '/kernel')
-		source.cache_tree('6.1', quiet)
+		kernel_trees.cache_tree('6.1', quiet)
 		self.assertFalse(os.path.exists(self.tree + '.tmp'))
 		self.assertTrue(series.present(self.tree))
 
 	def test_interrupted_git_am_is_recovered(self):
 		self.cached()
 		os.remove(os.path.join(self.tree, '.git', 'wq-kunit-series'))
-		self.git('reset', '-q', '--hard', source.BASE_TAG)
+		self.git('reset', '-q', '--hard', kernel_trees.BASE_TAG)
 		subprocess.run(['git', '-c', 'user.name=x', '-c', 'user.email=x@x', 'am',
 				os.path.join(DATA, 'nonsense.patch')], cwd=self.tree,
 			       capture_output=True, check=False)
 		self.assertTrue(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))
-		source.cache_tree('6.1', quiet)
+		kernel_trees.cache_tree('6.1', quiet)
 		self.assertTrue(series.present(self.tree))
 		self.assertEqual(self.git('status', '--porcelain'), '')
 
@@ -147,8 +148,8 @@ class CacheTreeTest(TempDirTest):
 		child = subprocess.run(
 			[sys.executable, '-c',
 			 'import os, signal, sys\n'
-			 'from wqkunit import source\n'
-			 'with source.appended(*sys.argv[1:]):\n'
+			 'from wqkunit.tree import kernel_trees\n'
+			 'with kernel_trees.appended(*sys.argv[1:]):\n'
 			 '    os.kill(os.getpid(), signal.SIGKILL)\n',
 			 self.tree, series.TEST_FILE, extra, built],
 			cwd=TOOLS, check=False)
@@ -156,7 +157,7 @@ class CacheTreeTest(TempDirTest):
 		with open(test_file, encoding='utf-8') as f:
 			self.assertTrue(f.read().endswith('static void broken(void) {}\n'))
 		said = []
-		source.cache_tree('6.1', said.append)
+		kernel_trees.cache_tree('6.1', said.append)
 		with open(test_file, encoding='utf-8') as f:
 			self.assertEqual(f.read(), original)
 		self.assertEqual(self.git('status', '--porcelain'), '')
@@ -167,7 +168,7 @@ class CacheTreeTest(TempDirTest):
 		with open(os.path.join(self.tree, 'kernel', 'workqueue.c'), 'a',
 			  encoding='utf-8') as f:
 			f.write('/* a mutant */\n')
-		source.cache_tree('6.1', quiet)
+		kernel_trees.cache_tree('6.1', quiet)
 		self.assertEqual(self.git('status', '--porcelain'), '')
 
 	def test_changed_series_is_reapplied_from_the_pristine_tree(self):
@@ -178,7 +179,7 @@ class CacheTreeTest(TempDirTest):
 		with open(os.path.join(self.tree, 'kernel', 'workqueue.c'), 'a',
 			  encoding='utf-8') as f:
 			f.write('/* left over from a mutant */\n')
-		source.cache_tree('6.1', quiet)
+		kernel_trees.cache_tree('6.1', quiet)
 		self.assertEqual(self.git('status', '--porcelain'), '')
 		self.assertEqual(len(self.git('log', '--oneline').splitlines()),
 				 1 + len(series.carried("6.1")))
@@ -194,7 +195,7 @@ class CacheTreeTest(TempDirTest):
 				arcname='linux-source-6.1/lib/Kconfig.debug')
 		with mock.patch('wqkunit.configs.kernel_versions.tarball', return_value=broken):
 			with self.assertRaisesRegex(WqKunitError, 'does not apply to linux-source-6.1'):
-				source.cache_tree('6.1', quiet)
+				kernel_trees.cache_tree('6.1', quiet)
 		self.assertFalse(os.path.isdir(os.path.join(self.tree, '.git', 'rebase-apply')))
 
 

@@ -8,8 +8,8 @@ import re
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import checkpatch, series
 from wqkunit.base.errors import WqKunitError
+from wqkunit.tree import checkpatch, series
 
 FAKE_CHECKPATCH = '''#!/usr/bin/perl
 my $out = `git log --no-color --format='%H %s' -1 $ENV{WANT} 2>&1`;

@@ -7,14 +7,15 @@ import os
 import unittest
 
 from tests.util import TempDirTest, fake_kernel_tree
-from wqkunit import fault_hooks, faults, results, series, source
+from wqkunit import faults, results
 from wqkunit.base.errors import WqKunitError
+from wqkunit.tree import fault_hooks, kernel_trees, series
 
 class HooksTest(TempDirTest):
 	def series_files(self) -> dict:
 		"""The suite's files the hooks go into, as the series makes them."""
 		tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
-		source.user_tree(tree, lambda _m: None)
+		kernel_trees.user_tree(tree, lambda _m: None)
 		texts = {}
 		for path in fault_hooks.HOOKS:
 			with open(os.path.join(tree, path), encoding='utf-8') as f:
@@ -41,7 +42,7 @@ class HooksTest(TempDirTest):
 		text = self.series_files()[series.TEST_FILE].replace('\ttest->priv = ctx;\n', '')
 		with self.assertRaisesRegex(WqKunitError, r'"test->priv = ctx;" occurs 0 times in '
 					    r'kernel/tests/workqueue_kunit.c, not once: update '
-					    r'tools/wqkunit/fault_hooks.py'):
+					    r'tools/wqkunit/tree/fault_hooks.py'):
 			fault_hooks.add(series.TEST_FILE, text)
 
 	def test_the_build_edits_add_the_hooks(self):

@@ -14,10 +14,11 @@ from unittest import mock
 
 from tests.util import DATA, TempDirTest
 from wqkunit import claims, gate, gatejobs, results, runner
-from wqkunit import series, splats, staticchecks, verdict
+from wqkunit import splats, staticchecks, verdict
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
 from wqkunit.configs import arches, board, boot_configs, log_names
+from wqkunit.tree import series
 
 LOGS = os.path.join(DATA, 'logs')
 COUNT = re.compile(r'^\d+ passed, (\d+) failed, \d+ skipped$')
@@ -194,7 +195,7 @@ class GateTest(TempDirTest):
 			if rc is None:
 				return real(cmd, *args, **kwargs)
 			return subprocess.CompletedProcess(cmd, rc, 'ERROR: bad\n' if rc else '', '')
-		with mock.patch('wqkunit.series.patches', return_value=[patch]), \
+		with mock.patch('wqkunit.tree.series.patches', return_value=[patch]), \
 		     mock.patch('subprocess.run', run):
 			return self.gate(style=gate.style)
 

@@ -11,9 +11,10 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import cli, options, runner, series
+from wqkunit import cli, options, runner
 from wqkunit.base.errors import WqKunitError
 from wqkunit.configs import arches, boot_configs, kernel_versions
+from wqkunit.tree import series
 
 
 class KernelsTest(unittest.TestCase):
@@ -242,7 +243,7 @@ class CommandLineTest(TempDirTest):
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
 	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.built', 'wqkunit.runner.prepared',
-		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.source.cache_tree', 'wqkunit.configs.kernel_versions.default_version')
+		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.tree.kernel_trees.cache_tree', 'wqkunit.configs.kernel_versions.default_version')
 
 	def setUp(self):
 		super().setUp()

@@ -9,7 +9,8 @@ from unittest import mock
 
 from tests.faketree import FakeTreeTest
 from tests.util import TempDirTest
-from wqkunit import mutate, source
+from wqkunit import mutate
+from wqkunit.tree import kernel_trees
 
 
 class MutantsTest(FakeTreeTest):
@@ -33,7 +34,7 @@ class MutantsTest(FakeTreeTest):
 		self.rc, self.out = self.mutate(self.KINDS)
 
 	def mutate(self, kinds):
-		tree = source.cache_tree('6.1', lambda m: None)
+		tree = kernel_trees.cache_tree('6.1', lambda m: None)
 		with open(os.path.join(tree, 'kernel', 'workqueue.c'), encoding='utf-8') as f:
 			lines = f.read().splitlines(keepends=True)
 		folder = os.path.join(self.tmp, 'mutants', '6.1')

@@ -5,8 +5,8 @@ import os
 import subprocess
 
 from tests.util import TempDirTest, fake_kernel_tree, snapshot
-from wqkunit import series, source
 from wqkunit.base.errors import WqKunitError
+from wqkunit.tree import kernel_trees, series
 
 
 def quiet(_msg: str) -> None:
@@ -16,16 +16,16 @@ def quiet(_msg: str) -> None:
 class CheckTreeTest(TempDirTest):
 	def test_missing_directory(self):
 		with self.assertRaisesRegex(WqKunitError, 'is not a directory'):
-			source.check_tree(os.path.join(self.tmp, 'nope'))
+			kernel_trees.check_tree(os.path.join(self.tmp, 'nope'))
 
 	def test_directory_that_is_not_a_kernel_tree(self):
 		with self.assertRaisesRegex(WqKunitError, r'is not a kernel tree \(no Makefile\)'):
-			source.check_tree(self.tmp)
+			kernel_trees.check_tree(self.tmp)
 
 	def test_fake_tree_passes_and_reports_its_version(self):
 		tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
-		self.assertEqual(source.check_tree(tree), tree)
-		self.assertEqual(source.tree_version(tree), '6.1')
+		self.assertEqual(kernel_trees.check_tree(tree), tree)
+		self.assertEqual(kernel_trees.tree_version(tree), '6.1')
 
 
 class UserTreeTest(TempDirTest):
@@ -34,23 +34,23 @@ class UserTreeTest(TempDirTest):
 		self.tree = fake_kernel_tree(os.path.join(self.tmp, 'linux'))
 
 	def test_series_is_applied_to_the_working_tree(self):
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		self.assertTrue(series.present(self.tree))
 
 	def test_local_edits_are_kept(self):
 		path = os.path.join(self.tree, 'kernel', 'workqueue.c')
 		with open(path, 'a', encoding='utf-8') as f:
 			f.write('/* a local edit under test */\n')
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		with open(path, encoding='utf-8') as f:
 			text = f.read()
 		self.assertIn('/* a local edit under test */', text)
 		self.assertIn(series.INCLUDE, text)
 
 	def test_second_run_leaves_an_applied_tree_alone(self):
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		before = snapshot(self.tree)
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		self.assertEqual(snapshot(self.tree), before)
 
 	def test_series_that_does_not_apply_changes_nothing(self):
@@ -62,18 +62,18 @@ class UserTreeTest(TempDirTest):
 			f.write(text.replace('config CPU_HOTPLUG_STATE_CONTROL', 'config SOMETHING_ELSE'))
 		before = snapshot(self.tree)
 		with self.assertRaisesRegex(WqKunitError, 'the series does not apply to'):
-			source.user_tree(self.tree, quiet)
+			kernel_trees.user_tree(self.tree, quiet)
 		self.assertEqual(snapshot(self.tree), before)
 
 	def test_tree_inside_another_git_repository(self):
 		# git apply skips every path of a subdirectory of a repository.
 		subprocess.run(['git', 'init', '-q', self.tmp], check=True)
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		self.assertTrue(series.present(self.tree))
 
 	def test_tree_that_is_a_git_repository_gets_no_commit(self):
 		subprocess.run(['git', 'init', '-q', self.tree], check=True)
-		source.user_tree(self.tree, quiet)
+		kernel_trees.user_tree(self.tree, quiet)
 		log = subprocess.run(['git', 'log', '--oneline'], cwd=self.tree,
 				     capture_output=True, text=True, check=False)
 		self.assertEqual(log.stdout, '')
@@ -107,7 +107,7 @@ class AppendedTest(TempDirTest):
 			return f.read()
 
 	def test_appended_inside_restored_after_mtime_kept(self):
-		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, self.built):
 			self.assertEqual(self.read(), 'int a;\nint broken;\n')
 			self.assertEqual(os.stat(self.file).st_mtime_ns, 1000000000)
 		self.assertEqual(self.read(), 'int a;\n')
@@ -115,29 +115,29 @@ class AppendedTest(TempDirTest):
 
 	def test_restored_on_error(self):
 		with self.assertRaises(RuntimeError):
-			with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+			with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, self.built):
 				raise RuntimeError('build failed')
 		self.assertEqual(self.read(), 'int a;\n')
 
 	def test_object_is_rebuilt_only_when_the_addition_changes(self):
-		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, self.built):
 			self.assertFalse(os.path.exists(self.built))
 			self.object()
-		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, self.built):
 			self.assertTrue(os.path.exists(self.built))
 		with open(self.extra, 'a', encoding='utf-8') as f:
 			f.write('int more;\n')
-		with source.appended(self.tree, 'kernel/test.c', self.extra, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, self.built):
 			self.assertFalse(os.path.exists(self.built))
 			self.object()
-		with source.appended(self.tree, 'kernel/test.c', None, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', None, self.built):
 			self.assertFalse(os.path.exists(self.built))
 			self.object()
-		with source.appended(self.tree, 'kernel/test.c', None, self.built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', None, self.built):
 			self.assertTrue(os.path.exists(self.built))
 
 	def test_first_build_creates_the_stamp_directory(self):
 		built = os.path.join(self.tmp, 'fresh-build', 'kernel', 'test.o')
-		with source.appended(self.tree, 'kernel/test.c', self.extra, built):
+		with kernel_trees.appended(self.tree, 'kernel/test.c', self.extra, built):
 			pass
 		self.assertTrue(os.path.isdir(os.path.dirname(built)))

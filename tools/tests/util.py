@@ -49,7 +49,7 @@ def copy_tree(src: str, dest: str) -> None:
 
 def pack(tree: str) -> str:
 	"""@tree, a git work tree, with its objects in one pack rather than
-	loose (as source.py stores them): a copy_tree() of the fake tree
+	loose (as kernel_trees.py stores them): a copy_tree() of the fake tree
 	cached then makes some 70 files and directories, not 170; its path."""
 	for cmd in (['repack', '-a', '-d', '-q'], ['prune-packed']):
 		subprocess.run(['git'] + cmd, cwd=tree, check=True)

@@ -9,11 +9,12 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import runner, source, verdict
+from . import runner, verdict
 from .base import short_commands
 from .base.messages import say
 from .configs import arches, boot_configs
 from .kunitpy import Kunit
+from .tree import kernel_trees
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
 OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'
@@ -78,9 +79,9 @@ def _base_tree(tree: str) -> str:
 	"""A worktree of the cached tree's unpacked state, without the series."""
 	base = tree + '-base'
 	if not os.path.isdir(base):
-		short_commands.run(['git', 'worktree', 'add', '-q', '--detach', base, source.BASE_TAG],
+		short_commands.run(['git', 'worktree', 'add', '-q', '--detach', base, kernel_trees.BASE_TAG],
 			    cwd=tree, what='git worktree add')
-	short_commands.run(['git', 'checkout', '-q', '--detach', source.BASE_TAG], cwd=base,
+	short_commands.run(['git', 'checkout', '-q', '--detach', kernel_trees.BASE_TAG], cwd=base,
 		    what='git checkout')
 	return base
 

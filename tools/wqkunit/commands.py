@@ -7,12 +7,13 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, bench, claims, faults, gate, manifest, mutate, report, report_plot, runner, source, write_report
+from . import alltests, bench, claims, faults, gate, manifest, mutate, report, report_plot, runner, write_report
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .configs import arches, board, boot_configs, kernel_versions, log_names
 from .options import Usage
+from .tree import kernel_trees
 
 RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
 
@@ -39,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
 		raise Usage('--build-dir: the cache\'s build directories belong to its own '
 			    'trees; give --tree a build directory outside it', RUN)
 	if args.tree:
-		tree = source.check_tree(args.tree)
-		version = source.tree_version(tree)
+		tree = kernel_trees.check_tree(args.tree)
+		version = kernel_trees.tree_version(tree)
 	else:
 		tree = None
 		version = kernel_versions.check(args.kernel) if args.kernel else kernel_versions.default_version()

@@ -18,10 +18,11 @@ import shutil
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import fault_hooks, results, runner
+from . import results, runner
 from .base.errors import WqKunitError
 from .configs import boot_configs
 from .kunitpy import Kunit
+from .tree import fault_hooks
 
 # The configurations that change global state at boot, and the default.
 CONFIGS = ('default', 'isolcpus', 'nohz-full')

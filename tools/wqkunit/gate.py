@@ -15,7 +15,7 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import checkpatch, claims, coverage, lava, lavacmd, records, report_plot, results, runner, series
+from . import claims, coverage, lava, lavacmd, records, report_plot, results, runner
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -24,6 +24,7 @@ from .configs import arches, boot_configs, kernel_versions, log_names
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .staticchecks import w1
 from .steps import Step, guarded
+from .tree import checkpatch, series
 
 # checkpatch and kernel-doc (perl, and the modules checkpatch's SPDX check
 # imports), sparse, shellcheck, matplotlib for the tests of the report's

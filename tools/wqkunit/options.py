@@ -9,9 +9,10 @@ import tempfile
 import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import gate, series
+from . import gate
 from .base.errors import WqKunitError
 from .configs import arches, board, boot_configs, kernel_versions
+from .tree import series
 
 # A command line that cannot be right: exit status 2, as argparse's own.
 USAGE = 2

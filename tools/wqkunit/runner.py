@@ -13,7 +13,6 @@ import os
 import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import fault_hooks, series, source
 from .base import debian_packages, file_locks, process_tree, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -23,6 +22,7 @@ from .bootonce import boot_once, explain, unbuilt
 from .configs import arches, boot_configs, kernel_versions
 from .configs.run_requests import BuildRequest, ExecRequest
 from .kunitpy import Kunit
+from .tree import fault_hooks, kernel_trees, series
 
 
 @contextlib.contextmanager
@@ -38,19 +38,19 @@ def prepared(req: BuildRequest, log: Callable[[str], None] = say) -> Iterator[Ku
 	configs = list(arch.kunitconfigs) + ([repo_paths.DEBUG_CONFIG] if req.debug else [])
 	with file_locks.held(req.lock_path, log):
 		with phase('prepare'):
-			tree = source.user_tree(req.tree, log) if req.tree else \
-				source.cache_tree(req.version, log)
+			tree = kernel_trees.user_tree(req.tree, log) if req.tree else \
+				kernel_trees.cache_tree(req.version, log)
 		# Debian's tree is ours, a git work tree: a build with the
 		# inputs of the last one can be skipped.  A user's is built.
 		kunit = Kunit(tree, build_dir, kunitconfigs=configs, arch=arch,
 			      reuse=not req.tree)
-		edits = {series.TEST_FILE: source.appending(req.broken)} if req.broken else \
+		edits = {series.TEST_FILE: kernel_trees.appending(req.broken)} if req.broken else \
 			fault_hooks.EDITS if req.fault_hooks else {}
 		# Every file an edit may touch, edited or not: an object compiled
 		# from an edit for another build must be rebuilt without it.
 		with contextlib.ExitStack() as stack:
 			for path in sorted({series.TEST_FILE, *fault_hooks.EDITS}):
-				stack.enter_context(source.edited(
+				stack.enter_context(kernel_trees.edited(
 					tree, path, edits.get(path),
 					os.path.join(build_dir, series.object_of(path))))
 			yield kunit

@@ -11,13 +11,14 @@ import subprocess
 import tempfile
 from typing import Iterable, List, Sequence, Tuple
 
-from . import runner, series
+from . import runner
 from .base import digest_stamps, file_locks
 from .base.messages import say
 from .base.process_tree import run_tree
 from .configs import arches
 from .kunitpy import ccache_env
 from .steps import Step
+from .tree import series
 
 # Defined for the static checks' compile only: its object is put back afterwards.
 REPORT_SYMBOL = 'CONFIG_WQ_PLACEMENT_REPORT'

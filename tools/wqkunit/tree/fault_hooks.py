@@ -12,11 +12,12 @@ attribute stored).  Without the parameter it logs each point a case
 reaches, which tells the tools what to inject.  After every case's undos
 have run it logs, as "wq_test:" lines, whatever they left changed."""
 
+import os
 from typing import Dict, List, Tuple
 
-from . import series, source
-from .base import digest_stamps
-from .base.errors import WqKunitError
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
+from . import kernel_trees, series
 
 START, STATE = 'start', 'state'
 POINTS = (START, STATE)
@@ -99,7 +100,7 @@ def add(path: str, text: str) -> str:
 		if found != 1:
 			first = anchor.strip().splitlines()[0]
 			raise WqKunitError(f'fault hooks: "{first}" occurs {found} times in {path}, '
-					   f'not once: update tools/wqkunit/fault_hooks.py')
+					   f'not once: update {os.path.relpath(__file__, repo_paths.REPO)}')
 	for anchor, addition in HOOKS[path]:
 		at = text.index(anchor) + len(anchor)
 		text = text[:at] + addition + text[at:]
@@ -109,10 +110,10 @@ def add(path: str, text: str) -> str:
 	return text
 
 
-def _edit(path: str) -> source.Edit:
-	return source.Edit(digest_stamps.of_files([__file__]),
+def _edit(path: str) -> kernel_trees.Edit:
+	return kernel_trees.Edit(digest_stamps.of_files([__file__]),
 			   lambda original: add(path, original.decode()).encode())
 
 
 # The edits a faults build makes, per file: their key changes with this file.
-EDITS: Dict[str, source.Edit] = {path: _edit(path) for path in HOOKS}
+EDITS: Dict[str, kernel_trees.Edit] = {path: _edit(path) for path in HOOKS}

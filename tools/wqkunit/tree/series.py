@@ -5,8 +5,8 @@ import os
 import re
 from typing import List, Optional
 
-from .base import digest_stamps, repo_paths
-from .base.errors import WqKunitError
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
 
 # The suite's files: the shared helpers (where the tools append a case of
 # their own), the code kernel/workqueue.c includes, which alone reads the

@@ -9,10 +9,10 @@ import shutil
 import tempfile
 from typing import Callable, ContextManager, Iterator, Optional
 
+from ..base import repo_paths, short_commands
+from ..base.errors import WqKunitError
+from ..configs import kernel_versions
 from . import series
-from .base import repo_paths, short_commands
-from .base.errors import WqKunitError
-from .configs import kernel_versions
 
 GIT_ID = ['-c', 'user.name=wq-kunit', '-c', 'user.email=wq-kunit@localhost']
 BASE_TAG = 'wq-kunit-base'

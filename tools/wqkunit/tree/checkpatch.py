@@ -17,8 +17,8 @@ import sys
 import tempfile
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .base import digest_stamps, repo_paths
-from .base.errors import WqKunitError
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
 
 COMMITS = os.path.join(repo_paths.PATCHES, 'upstream-commits')
 
