@@ -15,10 +15,11 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli, manifest, modboot
+from wqkunit import cli, modboot
 from wqkunit.base import repo_paths
 from wqkunit.configs import boot_configs
 from wqkunit.tree import kernel_trees
+from wqkunit.verdicts import manifest
 
 
 class FakeTreeTest(TempDirTest):

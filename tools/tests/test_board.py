@@ -11,8 +11,9 @@ import sys
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import mutate, verdict
+from wqkunit import mutate
 from wqkunit.configs import board
+from wqkunit.verdicts import verdict
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')

@@ -7,9 +7,10 @@ import os
 import unittest
 
 from tests.util import TempDirTest, fake_kernel_tree
-from wqkunit import faults, results
+from wqkunit import faults
 from wqkunit.base.errors import WqKunitError
 from wqkunit.tree import fault_hooks, kernel_trees, series
+from wqkunit.verdicts import kunit_results
 
 class HooksTest(TempDirTest):
 	def series_files(self) -> dict:
@@ -155,13 +156,13 @@ class StatusesTest(unittest.TestCase):
 				{'name': 'plain', 'status': 'PASS'}],
 			 'sub_groups': [{'name': 'param_case', 'test_cases': [
 				 {'name': 'cpu0', 'status': 'SKIP'}]}]}]}
-		self.assertEqual(results.statuses(json.dumps(doc)),
+		self.assertEqual(kunit_results.statuses(json.dumps(doc)),
 				 {'workqueue_percpu.plain': 'PASS',
 				  'workqueue_percpu.param_case.cpu0': 'SKIP'})
 
 	def test_bad_json_is_an_error(self):
 		with self.assertRaisesRegex(WqKunitError, 'kunit.py wrote no valid JSON'):
-			results.statuses('{')
+			kunit_results.statuses('{')
 
 
 if __name__ == '__main__':

@@ -11,10 +11,11 @@ import re
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import faults, gate, manifest, mutate, records
+from wqkunit import faults, gate, mutate, records
 from wqkunit.base import repo_paths
 from wqkunit.configs import kernel_versions
 from wqkunit.tree import series
+from wqkunit.verdicts import manifest
 
 # The gate's figures for the 6.12 and 6.1 trees (the cover letter quotes none).
 RESULTS = os.path.join(repo_paths.REPO, 'docs', 'series.md')

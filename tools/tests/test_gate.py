@@ -13,12 +13,14 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import claims, gate, gatejobs, results, runner
-from wqkunit import splats, staticchecks, verdict
+from wqkunit import claims, gate, gatejobs, runner
+from wqkunit import staticchecks
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
 from wqkunit.configs import arches, board, boot_configs, log_names
 from wqkunit.tree import series
+from wqkunit.verdicts import kunit_results
+from wqkunit.verdicts import splats, verdict
 
 LOGS = os.path.join(DATA, 'logs')
 COUNT = re.compile(r'^\d+ passed, (\d+) failed, \d+ skipped$')
@@ -64,14 +66,14 @@ class FakeRun:
 		if req.debug:
 			caught = self.caught and b.name == gatejobs.BROKEN_BOOT.name
 			failures = [f'{gatejobs.BROKEN_NAME} ({gatejobs.BROKEN_KIND} report)'] if caught else []
-			counts = results.Counts(passed=1 - len(failures), failed=len(failures),
+			counts = kunit_results.Counts(passed=1 - len(failures), failed=len(failures),
 						failures=failures)
 		else:
 			for ext in ('json', 'console'):
 				shutil.copyfile(os.path.join(LOGS, req.label, f'{b.name}.{ext}'),
 						f'{stem}.{ext}')
 			with open(f'{stem}.json', encoding='utf-8') as f:
-				counts = results.count(f.read())
+				counts = kunit_results.count(f.read())
 			if label in self.failing:
 				counts.failed += 1
 				counts.failures.append(f'{b.name}.case (FAIL)')
@@ -240,7 +242,7 @@ class GateTest(TempDirTest):
 	def test_summary_without_steps_is_unchanged(self):
 		out = io.StringIO()
 		with redirect_stdout(out):
-			gate.summary(['soak 6.1: 2 boots'], results.Counts(3, 1, 0, ['a.b (FAIL)']))
+			gate.summary(['soak 6.1: 2 boots'], kunit_results.Counts(3, 1, 0, ['a.b (FAIL)']))
 		self.assertEqual(out.getvalue(), 'wq-kunit: summary:\n  soak 6.1: 2 boots\n'
 				 '  FAILED a.b (FAIL)\n3 passed, 1 failed, 0 skipped\n')
 

@@ -9,9 +9,10 @@ import re
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit import lava, lavacmd, results
+from wqkunit import lava, lavacmd
 from wqkunit.base import debian_python
 from wqkunit.base.errors import WqKunitError
+from wqkunit.verdicts import kunit_results
 
 
 def monitored(console: str) -> dict:
@@ -44,7 +45,7 @@ class MonitorTest(unittest.TestCase):
 					  errors='replace') as f:
 					console = f.read()
 				with open(os.path.join(DATA, 'replay', f'{name}.json'), encoding='utf-8') as f:
-					tools = lava.fold(results.statuses(f.read()))
+					tools = lava.fold(kunit_results.statuses(f.read()))
 				got = monitored(console)
 				self.assertTrue(got)
 				self.assertEqual(lava.compare(got, tools), [])

@@ -10,8 +10,9 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
-from wqkunit import gate, manifest, report_plot, runner, verdict
+from wqkunit import gate, report_plot, runner
 from wqkunit.configs import boot_configs, kernel_versions
+from wqkunit.verdicts import manifest, verdict
 
 
 class PassingTreeTest(FakeTreeTest):

@@ -5,8 +5,8 @@ import os
 import unittest
 
 from tests.util import DATA
-from wqkunit import results
 from wqkunit.base.errors import WqKunitError
+from wqkunit.verdicts import kunit_results
 
 
 def load(name: str) -> str:
@@ -16,13 +16,13 @@ def load(name: str) -> str:
 
 class CountTest(unittest.TestCase):
 	def test_every_parameter_counts_once(self):
-		counts = results.count(load('kunit-6.1-default.json'))
+		counts = kunit_results.count(load('kunit-6.1-default.json'))
 		# 6 cases x 8 CPUs + 3 unparameterized cases.
 		self.assertEqual((counts.passed, counts.failed, counts.skipped), (51, 0, 0))
 		self.assertEqual(counts.line(), '51 passed, 0 failed, 0 skipped')
 
 	def test_failures_and_crashes_are_named_skips_are_not(self):
-		counts = results.count(load('kunit-failing.json'))
+		counts = kunit_results.count(load('kunit-failing.json'))
 		self.assertEqual((counts.passed, counts.failed, counts.skipped), (48, 2, 1))
 		self.assertEqual(counts.failures, [
 			'workqueue_percpu.queue_work_on_runs_on_named_cpu.cpu3 (FAIL)',
@@ -32,22 +32,22 @@ class CountTest(unittest.TestCase):
 		"""A hang: kunit.py adds a nameless ERROR for each case and suite
 		it never saw, in the suite or at the top."""
 		text = load(os.path.join('replay', 'hang.json'))
-		counts = results.count(text)
+		counts = kunit_results.count(text)
 		self.assertEqual((counts.passed, counts.failed), (25, 8))
 		self.assertEqual(counts.failures, ['workqueue_percpu. (ERROR)'] * 4 + [' (ERROR)'] * 4)
-		seen = results.statuses(text)
+		seen = kunit_results.statuses(text)
 		self.assertEqual({n: s for n, s in seen.items() if s != 'PASS'},
 				 {'workqueue_percpu.': 'ERROR'})
 
 	def test_adding_counts(self):
-		total = results.Counts()
-		total.add(results.count(load('kunit-6.1-default.json')))
-		total.add(results.count(load('kunit-failing.json')))
+		total = kunit_results.Counts()
+		total.add(kunit_results.count(load('kunit-6.1-default.json')))
+		total.add(kunit_results.count(load('kunit-failing.json')))
 		self.assertEqual(total.line(), '99 passed, 2 failed, 1 skipped')
 
 	def test_invalid_json(self):
 		with self.assertRaisesRegex(WqKunitError, 'no valid JSON'):
-			results.count('{"truncated":')
+			kunit_results.count('{"truncated":')
 
 	def test_no_results(self):
-		self.assertEqual(results.count('{"name": "KUnit Test Group"}').total(), 0)
+		self.assertEqual(kunit_results.count('{"name": "KUnit Test Group"}').total(), 0)

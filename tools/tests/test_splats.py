@@ -5,7 +5,7 @@ import os
 import unittest
 
 from tests.util import DATA
-from wqkunit import splats
+from wqkunit.verdicts import splats
 
 # One report of each kind, in the kernel's own wording.
 REPORTS = {

@@ -5,8 +5,8 @@ import os
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit import verdict
 from wqkunit.kunitpy import Kunit
+from wqkunit.verdicts import verdict
 
 
 def read(*parts):

@@ -9,12 +9,13 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import runner, verdict
+from . import runner
 from .base import short_commands
 from .base.messages import say
 from .configs import arches, boot_configs
 from .kunitpy import Kunit
 from .tree import kernel_trees
+from .verdicts import verdict
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
 OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'

@@ -9,14 +9,15 @@ import shutil
 import time
 from typing import Callable, Sequence, Tuple
 
-from . import hostchecks, ktap, modboot, verdict
+from . import modboot
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import phase
-from .boot_outcomes import Boot
 from .configs import arches, boot_configs, log_names
 from .configs.run_requests import BuildRequest, ExecRequest
 from .kunitpy import Kunit
+from .verdicts import host_checks, ktap, verdict
+from .verdicts.boot_outcomes import Boot
 
 
 def names(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot, smp: int) -> Tuple[str, str]:
@@ -72,7 +73,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boot_configs.
 		whole = f.read()
 	judged = verdict.boot(whole, text, complete, error, follow.failures,
 			      follow.running(), console)
-	problem, host = (None, {}) if error else hostchecks.problems(
+	problem, host = (None, {}) if error else host_checks.problems(
 		kunit.stale, req, ex, b, smp, console, whole, text, judged, log)
 	if problem or host:
 		judged = verdict.boot(whole, text, complete, problem, follow.failures,

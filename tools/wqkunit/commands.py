@@ -7,13 +7,14 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, bench, claims, faults, gate, manifest, mutate, report, report_plot, runner, write_report
+from . import alltests, bench, claims, faults, gate, mutate, report, report_plot, runner, write_report
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .configs import arches, board, boot_configs, kernel_versions, log_names
 from .options import Usage
 from .tree import kernel_trees
+from .verdicts import manifest
 
 RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
 

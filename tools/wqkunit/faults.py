@@ -18,11 +18,12 @@ import shutil
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import results, runner
+from . import runner
 from .base.errors import WqKunitError
 from .configs import boot_configs
 from .kunitpy import Kunit
 from .tree import fault_hooks
+from .verdicts import kunit_results
 
 # The configurations that change global state at boot, and the default.
 CONFIGS = ('default', 'isolcpus', 'nohz-full')
@@ -115,7 +116,7 @@ def _statuses(boot: runner.Boot) -> Dict[str, str]:
 	json_path = os.path.splitext(boot.console)[0] + '.json'
 	try:
 		with open(json_path, encoding='utf-8') as f:
-			return results.statuses(f.read())
+			return kunit_results.statuses(f.read())
 	except OSError:
 		return {}
 

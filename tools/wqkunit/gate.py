@@ -15,7 +15,7 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import claims, coverage, lava, lavacmd, records, report_plot, results, runner
+from . import claims, coverage, lava, lavacmd, records, report_plot, runner
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -25,6 +25,7 @@ from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .staticchecks import w1
 from .steps import Step, guarded
 from .tree import checkpatch, series
+from .verdicts import kunit_results
 
 # checkpatch and kernel-doc (perl, and the modules checkpatch's SPDX check
 # imports), sparse, shellcheck, matplotlib for the tests of the report's
@@ -111,8 +112,8 @@ def coverage_map() -> Step:
 		    f'{len(problems)} problems, listed above' if problems else '')
 
 
-def summary(lines: List[str], total: results.Counts, extra: Optional[str] = None,
-	    steps: Sequence[Step] = (), done: Sequence[runner.Boot] = ()) -> results.Counts:
+def summary(lines: List[str], total: kunit_results.Counts, extra: Optional[str] = None,
+	    steps: Sequence[Step] = (), done: Sequence[runner.Boot] = ()) -> kunit_results.Counts:
 	"""Print @lines, each failed KUnit result of @total, @extra, then how
 	many of @steps failed and a line naming each; last, the count line, in
 	which the failed steps other than boots are added to @total's failed

@@ -8,12 +8,13 @@ import contextlib
 import os
 from typing import Callable, List, Tuple
 
-from . import runner, verdict
+from . import runner
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .configs import arches, boot_configs
 from .steps import Step, boots_step
+from .verdicts import splats, verdict
 
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.
@@ -28,7 +29,7 @@ BROKEN_BOOT = boot_configs.Boot(name='broken-case', description='the broken case
 CAUGHT = '.wq-kunit-broken-caught'
 # The debug suite's boot passed on the kernel of this key (as CAUGHT)
 PASSED = '.wq-kunit-debug-passed'
-CAUGHT_BY = [os.path.join(repo_paths.TOOLS_DIR, 'wqkunit', f) for f in ('verdict.py', 'splats.py')]
+CAUGHT_BY = [os.path.abspath(m.__file__) for m in (verdict, splats)]
 # The debug boots' CPUs: the checkers watch the same code on half the
 # board (two LITTLE, two big) at less than half the cost (6.12: 29 s
 # against 67 s); every case runs with the board's 8 in the other boots.

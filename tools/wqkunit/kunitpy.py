@@ -15,12 +15,13 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import ktap, progress
+from . import progress
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
 from .base.process_tree import run_tree
 from .configs import arches
 from .configs import board as board_mod
+from .verdicts import ktap
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'

@@ -12,11 +12,12 @@ import subprocess
 import tempfile
 from typing import Dict, List
 
-from . import lava, results, runner
+from . import lava, runner
 from .base import debian_packages, debian_python, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .configs import boot_configs, kernel_versions
+from .verdicts import kunit_results
 
 def helper(*args: str) -> subprocess.CompletedProcess:
 	"""lava_helper.py under Debian's Python, which has lava-common."""
@@ -51,7 +52,7 @@ def _tools_run(version: str, jobs: int, timeout: int) -> tuple:
 						live=False))
 	done = out.boots[0]
 	with open(os.path.splitext(done.console)[0] + '.json', encoding='utf-8') as f:
-		tools = lava.fold(results.statuses(f.read()))
+		tools = lava.fold(kunit_results.statuses(f.read()))
 	with open(done.console, encoding='utf-8', errors='replace') as f:
 		dtb = re.search(r' -dtb (\S+)', f.read())
 	if not dtb:

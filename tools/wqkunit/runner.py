@@ -17,12 +17,12 @@ from .base import debian_packages, file_locks, process_tree, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import PHASES, PHASE_RUNS, phase
-from .boot_outcomes import Boot, Outcome
 from .bootonce import boot_once, explain, unbuilt
 from .configs import arches, boot_configs, kernel_versions
 from .configs.run_requests import BuildRequest, ExecRequest
 from .kunitpy import Kunit
 from .tree import fault_hooks, kernel_trees, series
+from .verdicts.boot_outcomes import Boot, Outcome
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ each boot's verdict and console, and one kernel's boots together."""
 from dataclasses import dataclass, field
 from typing import List
 
-from . import results, verdict
+from . import kunit_results, verdict
 
 
 @dataclass
@@ -26,8 +26,8 @@ class Outcome:
 	tree: str = ''
 
 	@property
-	def counts(self) -> results.Counts:
-		total = results.Counts()
+	def counts(self) -> kunit_results.Counts:
+		total = kunit_results.Counts()
 		for b in self.boots:
 			total.add(b.judged.counts)
 		return total

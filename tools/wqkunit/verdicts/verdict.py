@@ -11,14 +11,14 @@ A verdict is of one kind, the first of these that applies:
                    the case named;
   kernel report    a WARNING, BUG, lockdep or ODEBUG report while a case ran;
   case failed      a case failed an expectation or an assertion, or a check
-                   the host makes of what it printed (hostchecks.py);
+                   the host makes of what it printed (host_checks.py);
   passed.
 """
 
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from . import results, splats
+from . import kunit_results, splats
 
 PASSED = 'passed'
 CASE_FAILED = 'case failed'
@@ -36,7 +36,7 @@ SUMMARY_LINES = 12
 
 @dataclass
 class Verdict:
-	counts: results.Counts
+	counts: kunit_results.Counts
 	ran: int				# results reported, kunit.py's count
 	incomplete: bool			# the run stopped before its end
 	reports: List[splats.Splat] = field(default_factory=list)	# during the suite
@@ -124,11 +124,11 @@ def boot(console_text: str, json_text: Optional[str], complete: bool,
 	for a run that stopped before its end (a crash, a hang, the timeout):
 	one that is not @complete (ktap.finished()), or in which kunit.py
 	found a case cut short (ERROR)."""
-	counts = results.count(json_text) if json_text else results.Counts()
+	counts = kunit_results.count(json_text) if json_text else kunit_results.Counts()
 	ran = counts.total()
 	diagnostics = dict(diagnostics or {})
 	if host:
-		_fail_for_host(counts, results.statuses(json_text) if json_text else {}, host,
+		_fail_for_host(counts, kunit_results.statuses(json_text) if json_text else {}, host,
 			       diagnostics)
 	found = splats.find(console_text)
 	during = splats.in_suite(found)
@@ -151,7 +151,7 @@ def boot(console_text: str, json_text: Optional[str], complete: bool,
 		       errors, diagnostics, stopped_in, None, console)
 
 
-def _fail_for_host(counts: results.Counts, seen: Dict[str, str],
+def _fail_for_host(counts: kunit_results.Counts, seen: Dict[str, str],
 		   host: Dict[str, List[str]], diagnostics: Dict[str, List[str]]) -> None:
 	"""Count each case of @host, which the host's checks failed (its
 	lines say why), as failing an expectation, whatever kunit.py said of
@@ -172,5 +172,5 @@ def _fail_for_host(counts: results.Counts, seen: Dict[str, str],
 
 def build_failed(error: str, label: str = '') -> Verdict:
 	"""The verdict of a build that failed: no boot."""
-	counts = results.Counts(failed=1, failures=[f'{label} build error'.strip()])
+	counts = kunit_results.Counts(failed=1, failures=[f'{label} build error'.strip()])
 	return Verdict(counts, 0, False, build_error=error)

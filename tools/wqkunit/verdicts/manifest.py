@@ -4,7 +4,7 @@ as arches.label() names Debian's builds: 6.12, 6.12-arm64), one section
 per boot configuration (named as its logs are), a line per result:
 "NAME = pass" or "NAME = skip".  It is written from a good gate
 (wq-kunit manifest --write) and reviewed.  A result the manifest says
-passes that skipped or was not reported fails (hostchecks.py): a
+passes that skipped or was not reported fails (host_checks.py): a
 regression whose effect is to turn a case into a skip, say by breaking
 the precondition it checks, cannot leave the gate green."""
 
@@ -12,8 +12,8 @@ import configparser
 import os
 from typing import Dict, List, Optional, Tuple
 
-from .base import repo_paths
-from .base.errors import WqKunitError
+from ..base import repo_paths
+from ..base.errors import WqKunitError
 
 DIR = os.path.join(repo_paths.KUNIT_DIR, 'expected')
 PASS, SKIP = 'pass', 'skip'

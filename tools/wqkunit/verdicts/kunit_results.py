@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import json
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from .base.errors import WqKunitError
+from ..base.errors import WqKunitError
 
 
 @dataclass

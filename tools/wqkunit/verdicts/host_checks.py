@@ -6,9 +6,9 @@ results must be there)."""
 
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import manifest, results, verdict
-from .configs import arches, board as board_mod, boot_configs, log_names
-from .configs.run_requests import BuildRequest, ExecRequest
+from ..configs import arches, board as board_mod, boot_configs, log_names
+from ..configs.run_requests import BuildRequest, ExecRequest
+from . import kunit_results, manifest, verdict
 
 # A case -> why the host failed it: lines shown under its "not ok".
 Failures = Dict[str, List[str]]
@@ -78,7 +78,7 @@ def _expected(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot,
 	if want is None:
 		return (f'{MANIFEST_PREFIX}kunit/expected/{name}.ini has no [{section}]: '
 			f'record it with wq-kunit manifest --write' if ex.require_manifest else None), {}
-	wrong, notes = manifest.compare(want, results.statuses(text) if text else {})
+	wrong, notes = manifest.compare(want, kunit_results.statuses(text) if text else {})
 	for note in notes:
 		log(f'note: {name} [{section}]: {note}')
 	return None, {result: f'{MANIFEST_PREFIX}{how}, kunit/expected/{name}.ini says it '

@@ -5,7 +5,7 @@ Each result is named in full (suite.case.param), so that a hang shows
 where it is; under a failing one come the lines the case logged since
 the result before it, KUnit's "EXPECTATION FAILED at FILE:LINE" and
 "Expected ..." among them.  Those lines are kept for the end summary.
-Nothing here counts results: kunit.py's parser does (results.py).
+Nothing here counts results: kunit.py's parser does (kunit_results.py).
 """
 
 import re
