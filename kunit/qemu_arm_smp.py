@@ -17,9 +17,10 @@
 # from MPIDR, and QEMU puts all of virt's CPUs in one MPIDR cluster.
 #
 # WQ_KUNIT_INITRD names an initramfs whose /init loads the suite built as a
-# module (tools/wqkunit/modboot.py makes it): the command line then ends in
-# "--", so that the kunit_shutdown=reboot kunit.py appends goes to /init
-# instead of shutting the kernel down before the module is loaded.
+# module (tools/wqkunit/build/module_boot.py makes it): the command line
+# then ends in "--", so that the kunit_shutdown=reboot kunit.py appends
+# goes to /init instead of shutting the kernel down before the module is
+# loaded.
 #
 # WQ_KUNIT_NUMA=2 (arm64) puts each half of the board in a NUMA node of its own,
 # each of two clusters.

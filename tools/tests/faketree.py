@@ -15,8 +15,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli, modboot
+from wqkunit import cli
 from wqkunit.base import repo_paths
+from wqkunit.build import module_boot
 from wqkunit.configs import boot_configs
 from wqkunit.tree import kernel_trees
 from wqkunit.verdicts import manifest
@@ -81,7 +82,7 @@ class FakeTreeTest(TempDirTest):
 			  mock.patch.object(sys, 'executable', self.python),
 			  mock.patch.dict(os.environ, env),
 			  # No cross compiler for /init: the module boot replays a console.
-			  mock.patch.object(modboot, 'initrd', lambda kunit, module: '')):
+			  mock.patch.object(module_boot, 'initrd', lambda kunit, module: '')):
 			p.start()
 			self.addCleanup(p.stop)
 		os.makedirs(self.cache)

@@ -15,8 +15,9 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli, runner
+from wqkunit import cli
 from wqkunit.base.errors import WqKunitError
+from wqkunit.build import runner
 from wqkunit.tree import kernel_trees, series
 
 

@@ -13,10 +13,11 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import claims, gate, gatejobs, runner
+from wqkunit import claims, gate, gatejobs
 from wqkunit import staticchecks
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.build import runner
 from wqkunit.configs import arches, board, boot_configs, log_names
 from wqkunit.tree import series
 from wqkunit.verdicts import kunit_results
@@ -91,7 +92,7 @@ class GateTest(TempDirTest):
 			  mock.patch('wqkunit.configs.kernel_versions.supported', return_value=['6.1', '6.12']),
 			  mock.patch('wqkunit.configs.boot_configs.select', _select),
 			  mock.patch('wqkunit.base.debian_packages.ensure'),
-			  mock.patch('wqkunit.runner.built', FakeRun().built)):
+			  mock.patch('wqkunit.build.runner.built', FakeRun().built)):
 			p.start()
 			self.addCleanup(p.stop)
 		# Every step but the boots passes, unless a test puts it back.
@@ -217,7 +218,7 @@ class GateTest(TempDirTest):
 				 ["  FAILED step: tools' tests (their output is above)"])
 
 	def test_broken_case_not_caught(self):
-		with mock.patch('wqkunit.runner.built', FakeRun(caught=False).built):
+		with mock.patch('wqkunit.build.runner.built', FakeRun(caught=False).built):
 			failed, lines = self.gate()
 		self.assertEqual(failed, 2)
 		self.assertEqual(self.failed_steps(lines), [
@@ -225,7 +226,7 @@ class GateTest(TempDirTest):
 			f'{v}-debug [broken-case])' for v in ('6.1', '6.12')])
 
 	def test_failed_boot_is_named_and_counted_once(self):
-		with mock.patch('wqkunit.runner.built', FakeRun(failing=['6.12 [nohz-full]']).built):
+		with mock.patch('wqkunit.build.runner.built', FakeRun(failing=['6.12 [nohz-full]']).built):
 			failed, lines = self.gate()
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),

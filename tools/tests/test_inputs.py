@@ -11,8 +11,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import cli, options, runner
+from wqkunit import cli, options
 from wqkunit.base.errors import WqKunitError
+from wqkunit.build import runner
 from wqkunit.configs import arches, boot_configs, kernel_versions
 from wqkunit.tree import series
 
@@ -242,7 +243,7 @@ class CommandLineTest(TempDirTest):
 	"""A bad command line: one line on stderr, exit 2 (1 for what it names
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
-	STEPS = ('wqkunit.runner.run', 'wqkunit.runner.built', 'wqkunit.runner.prepared',
+	STEPS = ('wqkunit.build.runner.run', 'wqkunit.build.runner.built', 'wqkunit.build.runner.prepared',
 		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.tree.kernel_trees.cache_tree', 'wqkunit.configs.kernel_versions.default_version')
 
 	def setUp(self):
@@ -355,7 +356,7 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['run', '--arch', 'um', '--smp', '2'], '--arch um boots one CPU, not 2')
 
 	def test_run_boots_as_many_cpus_as_its_arch_has(self):
-		run = self.steps[self.STEPS.index('wqkunit.runner.run')]
+		run = self.steps[self.STEPS.index('wqkunit.build.runner.run')]
 		run.side_effect = None
 		run.return_value = runner.Outcome()
 		for name, arch in arches.ARCHES.items():

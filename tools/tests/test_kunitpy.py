@@ -11,11 +11,11 @@ import time
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import kunitpy, progress, runner
 from wqkunit.base import process_tree, repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.build import build_progress, kunitpy, runner
+from wqkunit.build.kunitpy import Kunit
 from wqkunit.configs import arches
-from wqkunit.kunitpy import Kunit
 
 LINE = '[    0.000000] Linux version 6.12.118 (root@vm) (gcc 12.2.0) {} \n'
 
@@ -154,7 +154,7 @@ class ProgressTest(TempDirTest):
 	def setUp(self):
 		super().setUp()
 		self.record = self.write('3\n', 'build.objects')
-		patch = mock.patch.object(progress, 'PERIOD', 0.01)
+		patch = mock.patch.object(build_progress, 'PERIOD', 0.01)
 		patch.start()
 		self.addCleanup(patch.stop)
 
@@ -164,7 +164,7 @@ class ProgressTest(TempDirTest):
 		for name in ('a.o', 'b.o', 'b.c'):
 			os.utime(self.write('', name), (later, later))
 		said = []
-		with progress.shown('building x', self.tmp, said.append, tty=False,
+		with build_progress.shown('building x', self.tmp, said.append, tty=False,
 				    record=self.record):
 			while not said:
 				time.sleep(0.01)

@@ -5,12 +5,12 @@ import os
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import modboot
+from wqkunit.build import module_boot
 
 
 class NewcTest(unittest.TestCase):
 	def test_entry_is_padded_and_named(self):
-		entry = modboot._newc('init', 0o100755, b'abc')
+		entry = module_boot._newc('init', 0o100755, b'abc')
 		self.assertTrue(entry.startswith(b'070701'))
 		# Header (110) + name and NUL (5), padded to 4; data padded to 4.
 		self.assertEqual(len(entry), 116 + 4)
@@ -19,7 +19,7 @@ class NewcTest(unittest.TestCase):
 		self.assertEqual(int(entry[6 + 6 * 8:6 + 7 * 8], 16), 3)
 
 	def test_device_node_numbers(self):
-		entry = modboot._newc('dev/console', 0o20600, rdev=(5, 1))
+		entry = module_boot._newc('dev/console', 0o20600, rdev=(5, 1))
 		self.assertEqual(int(entry[6 + 9 * 8:6 + 10 * 8], 16), 5)
 		self.assertEqual(int(entry[6 + 10 * 8:6 + 11 * 8], 16), 1)
 
@@ -29,7 +29,7 @@ class ParseableTest(TempDirTest):
 		path = os.path.join(self.tmp, 'c.console')
 		with open(path, 'w', encoding='utf-8') as f:
 			f.write('\n'.join(lines) + '\n')
-		with open(modboot.parseable(path), encoding='utf-8') as f:
+		with open(module_boot.parseable(path), encoding='utf-8') as f:
 			return f.read().splitlines()
 
 	def test_6_12_keeps_the_module_header(self):

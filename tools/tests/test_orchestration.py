@@ -10,7 +10,8 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
-from wqkunit import gate, report_plot, runner
+from wqkunit import gate, report_plot
+from wqkunit.build import runner
 from wqkunit.configs import boot_configs, kernel_versions
 from wqkunit.verdicts import manifest, verdict
 

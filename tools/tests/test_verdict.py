@@ -5,7 +5,7 @@ import os
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit.kunitpy import Kunit
+from wqkunit.build.kunitpy import Kunit
 from wqkunit.verdicts import verdict
 
 

@@ -9,11 +9,11 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from . import runner
 from .base import short_commands
 from .base.messages import say
+from .build import runner
+from .build.kunitpy import Kunit
 from .configs import arches, boot_configs
-from .kunitpy import Kunit
 from .tree import kernel_trees
 from .verdicts import verdict
 

@@ -11,12 +11,12 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from . import runner
 from .base import repo_paths
 from .base.errors import WqKunitError
 from .base.process_tree import run_tree
+from .build import runner
+from .build.kunitpy import Kunit
 from .configs import boot_configs
-from .kunitpy import Kunit
 from .tree import series
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')

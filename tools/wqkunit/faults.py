@@ -18,10 +18,10 @@ import shutil
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import runner
 from .base.errors import WqKunitError
+from .build import runner
+from .build.kunitpy import Kunit
 from .configs import boot_configs
-from .kunitpy import Kunit
 from .tree import fault_hooks
 from .verdicts import kunit_results
 

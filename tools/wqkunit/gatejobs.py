@@ -8,10 +8,10 @@ import contextlib
 import os
 from typing import Callable, List, Tuple
 
-from . import runner
 from .base import digest_stamps, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .build import runner
 from .configs import arches, boot_configs
 from .steps import Step, boots_step
 from .verdicts import splats, verdict

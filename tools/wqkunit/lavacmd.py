@@ -12,10 +12,11 @@ import subprocess
 import tempfile
 from typing import Dict, List
 
-from . import lava, runner
+from . import lava
 from .base import debian_packages, debian_python, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .build import runner
 from .configs import boot_configs, kernel_versions
 from .verdicts import kunit_results
 

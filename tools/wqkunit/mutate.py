@@ -12,11 +12,11 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from . import runner
 from .base import repo_paths, short_commands
 from .base.errors import WqKunitError
+from .build import runner
+from .build.kunitpy import Kunit
 from .configs import arches, board, boot_configs
-from .kunitpy import Kunit
 from .verdicts import verdict
 
 MUTANTS = os.path.join(repo_paths.KUNIT_DIR, 'mutants')

@@ -11,12 +11,12 @@ import subprocess
 import tempfile
 from typing import Iterable, List, Sequence, Tuple
 
-from . import runner
 from .base import digest_stamps, file_locks
 from .base.messages import say
 from .base.process_tree import run_tree
+from .build import runner
+from .build.kunitpy import ccache_env
 from .configs import arches
-from .kunitpy import ccache_env
 from .steps import Step
 from .tree import series
 

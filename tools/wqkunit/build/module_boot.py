@@ -11,8 +11,8 @@ own, would otherwise shut the guest down before /init ran."""
 import os
 import re
 
-from .base import repo_paths, short_commands
-from .base.errors import WqKunitError
+from ..base import repo_paths, short_commands
+from ..base.errors import WqKunitError
 
 INIT_SOURCE = os.path.join(repo_paths.KUNIT_DIR, 'module_init.c')
 # The module's object, as kernel/tests/Makefile names it.

@@ -9,15 +9,15 @@ import shutil
 import time
 from typing import Callable, Sequence, Tuple
 
-from . import modboot
-from .base.errors import WqKunitError
-from .base.messages import say
-from .base.phase_times import phase
-from .configs import arches, boot_configs, log_names
-from .configs.run_requests import BuildRequest, ExecRequest
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..base.phase_times import phase
+from ..configs import arches, boot_configs, log_names
+from ..configs.run_requests import BuildRequest, ExecRequest
+from ..verdicts import host_checks, ktap, verdict
+from ..verdicts.boot_outcomes import Boot
+from . import module_boot
 from .kunitpy import Kunit
-from .verdicts import host_checks, ktap, verdict
-from .verdicts.boot_outcomes import Boot
 
 
 def names(req: BuildRequest, ex: ExecRequest, b: boot_configs.Boot, smp: int) -> Tuple[str, str]:
@@ -59,7 +59,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boot_configs.
 	follow = ktap.Follower(label, echo=ex.live and ex.parallel <= 1)
 	with phase('boot') if timed else contextlib.nullcontext():
 		try:
-			initrd = modboot.initrd(kunit, b.module) if b.module else ''
+			initrd = module_boot.initrd(kunit, b.module) if b.module else ''
 			secs = kunit.boot(b.args_for(smp) or [], ex.kunit_args, ex.timeout, console, smp,
 					  on_line=follow, board=ex.board, initrd=initrd, numa=b.numa)
 		except WqKunitError as e:
@@ -67,7 +67,7 @@ def boot_once(kunit: Kunit, req: BuildRequest, ex: ExecRequest, b: boot_configs.
 		if not os.path.exists(console):
 			open(console, 'w', encoding='utf-8').close()	# nothing booted
 		module = b.module and not error
-		text, complete = kunit.parse(modboot.parseable(console) if module else console,
+		text, complete = kunit.parse(module_boot.parseable(console) if module else console,
 					     json_path)
 	with open(console, encoding='utf-8', errors='replace') as f:
 		whole = f.read()

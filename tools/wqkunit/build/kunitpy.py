@@ -15,13 +15,13 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import progress
-from .base import digest_stamps, repo_paths
-from .base.errors import WqKunitError
-from .base.process_tree import run_tree
-from .configs import arches
-from .configs import board as board_mod
-from .verdicts import ktap
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
+from ..base.process_tree import run_tree
+from ..configs import arches
+from ..configs import board as board_mod
+from ..verdicts import ktap
+from . import build_progress
 
 # The architecture's own QEMU configuration, as opposed to None: kunit.py's.
 ARCH_QEMU = 'arch'
@@ -134,7 +134,7 @@ class Kunit:
 		# What a cold build compiles, the last time one did, beside its log.
 		record = os.path.join(os.path.dirname(log), OBJECTS) if cold else None
 		with open(log, 'w', encoding='utf-8') as out, \
-		     progress.shown(f'building {os.path.basename(self.build_dir)}',
+		     build_progress.shown(f'building {os.path.basename(self.build_dir)}',
 				    self.build_dir, self.say, record=record):
 			if run_tree(self._cmd('build', args), cwd=self.tree, stdout=out,
 				    env=dict(ccache_env(cold), WQ_KUNIT_ARCH=self.arch.name),

@@ -4,7 +4,7 @@ from build to verdict behind run, check, soak, mutate, bench, report and
 alltests, driven by a build and an exec request (run_requests.py) as
 kunit.py's own KunitBuildRequest and KunitExecRequest are.  Here the
 tree is prepared and built for each Kconfig variant the boots need, and
-the boots are run; each boot and its verdict is bootonce.py's."""
+the boots are run; each boot and its verdict is one_boot.py's."""
 
 import concurrent.futures
 import contextlib
@@ -13,16 +13,16 @@ import os
 import time
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .base import debian_packages, file_locks, process_tree, repo_paths
-from .base.errors import WqKunitError
-from .base.messages import say
-from .base.phase_times import PHASES, PHASE_RUNS, phase
-from .bootonce import boot_once, explain, unbuilt
-from .configs import arches, boot_configs, kernel_versions
-from .configs.run_requests import BuildRequest, ExecRequest
+from ..base import debian_packages, file_locks, process_tree, repo_paths
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..base.phase_times import PHASES, PHASE_RUNS, phase
+from ..configs import arches, boot_configs, kernel_versions
+from ..configs.run_requests import BuildRequest, ExecRequest
+from ..tree import fault_hooks, kernel_trees, series
+from ..verdicts.boot_outcomes import Boot, Outcome
 from .kunitpy import Kunit
-from .tree import fault_hooks, kernel_trees, series
-from .verdicts.boot_outcomes import Boot, Outcome
+from .one_boot import boot_once, explain, unbuilt
 
 
 @contextlib.contextmanager
