@@ -7,7 +7,7 @@ import os
 import unittest
 
 from tests.util import DATA
-from wqkunit import alltests
+from wqkunit.evidence import alltests
 
 MINE = ('workqueue_',)
 

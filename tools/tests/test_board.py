@@ -11,8 +11,8 @@ import sys
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import mutate
 from wqkunit.configs import board
+from wqkunit.evidence import mutate
 from wqkunit.verdicts import verdict
 
 BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(

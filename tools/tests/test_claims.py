@@ -5,9 +5,10 @@ import os
 import shutil
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import claims, cli, options
+from wqkunit import cli, options
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.evidence import claims
 
 LOGS = os.path.join(DATA, 'logs')
 

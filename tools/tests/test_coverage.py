@@ -9,9 +9,10 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import claims, cli, coverage, options, regressions, tables
+from wqkunit import cli, options, tables
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.evidence import claims, coverage, regressions
 from wqkunit.tree import series
 
 HEADER = """\

@@ -116,7 +116,7 @@ class CommandLineTest(TempDirTest):
 
 class MutantsTest(TempDirTest):
 	def test_catalogue_has_twelve_or_more_per_kernel_with_rationale(self):
-		from wqkunit import mutate
+		from wqkunit.evidence import mutate
 		for version in ('6.1', '6.12'):
 			mutants = mutate.load(version)
 			self.assertGreaterEqual(len(mutants), 12, version)
@@ -124,7 +124,7 @@ class MutantsTest(TempDirTest):
 				self.assertTrue(m.models and m.caught_by, m.name)
 
 	def test_patch_without_header_is_refused(self):
-		from wqkunit import mutate
+		from wqkunit.evidence import mutate
 		os.makedirs(os.path.join(self.tmp, '6.1'))
 		with open(os.path.join(self.tmp, '6.1', 'x.patch'), 'w', encoding='utf-8') as f:
 			f.write('diff --git a/x b/x\n')
@@ -132,13 +132,13 @@ class MutantsTest(TempDirTest):
 			mutate.load('6.1', self.tmp)
 
 	def test_score_counts_killed_and_equivalent(self):
-		from wqkunit import mutate
+		from wqkunit.evidence import mutate
 		m = mutate.Mutant('m', 'p', 'x', 'y', ['default'], None)
 		verdicts = [mutate.Verdict(m, o, '', 0.0) for o in ('killed', 'killed', 'equivalent', 'survived')]
 		self.assertEqual(mutate.score(verdicts), '2 of 4 mutants killed (2 by the expected case, 0 by another), 1 equivalent, 1 survived')
 
 	def test_corpus_line_counts_undone_fixes_caught_by_a_case(self):
-		from wqkunit import mutate
+		from wqkunit.evidence import mutate
 		ours = mutate.Mutant('ours', 'p', 'x', 'y', ['default'], None)
 		self.assertIsNone(mutate.corpus_score([mutate.Verdict(ours, 'killed', '', 0.0)]))
 		fix = [mutate.Mutant(f'regress-{n}', 'p', 'x', 'y', ['default'], None, '874bbfe600a6')
@@ -154,7 +154,7 @@ class MutantsTest(TempDirTest):
 
 class BenchTest(unittest.TestCase):
 	def test_guest_times_from_printk_stamps(self):
-		from wqkunit import bench
+		from wqkunit.evidence import bench
 		console = ('[    0.000000] Booting Linux\n[    1.500000] KTAP version 1\n'
 			   '[    1.600000]     ok 1 cpu0\n[    3.250000] ok 5 workqueue_cleanup\n')
 		times = bench.guest_times(console)
@@ -163,6 +163,6 @@ class BenchTest(unittest.TestCase):
 		self.assertAlmostEqual(times['suite in the guest'], 1.75)
 
 	def test_console_without_stamps_is_an_error(self):
-		from wqkunit import bench
+		from wqkunit.evidence import bench
 		with self.assertRaisesRegex(WqKunitError, 'no timestamped KTAP'):
 			bench.guest_times('KTAP version 1\nok 1 x\n')

@@ -7,8 +7,8 @@ import os
 import unittest
 
 from tests.util import TempDirTest, fake_kernel_tree
-from wqkunit import faults
 from wqkunit.base.errors import WqKunitError
+from wqkunit.evidence import faults
 from wqkunit.tree import fault_hooks, kernel_trees, series
 from wqkunit.verdicts import kunit_results
 

@@ -11,9 +11,10 @@ import re
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import faults, gate, mutate, records
+from wqkunit import gate
 from wqkunit.base import repo_paths
 from wqkunit.configs import kernel_versions
+from wqkunit.evidence import faults, mutate, records
 from wqkunit.tree import series
 from wqkunit.verdicts import manifest
 

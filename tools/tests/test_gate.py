@@ -13,12 +13,13 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import claims, gate, gatejobs
+from wqkunit import gate, gatejobs
 from wqkunit import staticchecks
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
 from wqkunit.build import runner
 from wqkunit.configs import arches, board, boot_configs, log_names
+from wqkunit.evidence import claims
 from wqkunit.tree import series
 from wqkunit.verdicts import kunit_results
 from wqkunit.verdicts import splats, verdict
@@ -163,9 +164,9 @@ class GateTest(TempDirTest):
 		self.assertEqual(upstream, [lines[1]])
 
 	def test_coverage_map_fails(self):
-		with mock.patch('wqkunit.coverage.load', return_value=['queue', 'flags']), \
-		     mock.patch('wqkunit.coverage.trees', return_value={}), \
-		     mock.patch('wqkunit.coverage.check', return_value=['[flags]: WQ_X is gone']):
+		with mock.patch('wqkunit.evidence.coverage.load', return_value=['queue', 'flags']), \
+		     mock.patch('wqkunit.evidence.coverage.trees', return_value={}), \
+		     mock.patch('wqkunit.evidence.coverage.check', return_value=['[flags]: WQ_X is gone']):
 			failed, lines = self.gate(coverage_map=gate.coverage_map)
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),

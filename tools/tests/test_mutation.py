@@ -9,7 +9,7 @@ from unittest import mock
 
 from tests.faketree import FakeTreeTest
 from tests.util import TempDirTest
-from wqkunit import mutate
+from wqkunit.evidence import mutate
 from wqkunit.tree import kernel_trees
 
 

@@ -4,8 +4,8 @@
 import os
 
 from tests.util import TempDirTest, check_generated_page
-from wqkunit import regressions
 from wqkunit.base import repo_paths
+from wqkunit.evidence import regressions
 
 ENTRY = '''[fix]
 commit = 10a5a651e3afc9b0b381f47e8930972e4e918397

@@ -8,10 +8,11 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import claims, commands, coverage, faults, lava, lavacmd, options, regressions, tables
+from . import commands, lava, lavacmd, options, tables
 from .base import repo_paths
 from .base.errors import WqKunitError
 from .configs import arches
+from .evidence import claims, coverage, faults, regressions
 
 
 def version() -> str:

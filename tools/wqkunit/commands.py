@@ -7,12 +7,13 @@ import sys
 import time
 from typing import List, Optional
 
-from . import alltests, bench, claims, faults, gate, mutate, report, report_plot, write_report
+from . import gate, report, report_plot, write_report
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .build import runner
 from .configs import arches, board, boot_configs, kernel_versions, log_names
+from .evidence import alltests, bench, claims, faults, mutate
 from .options import Usage
 from .tree import kernel_trees
 from .verdicts import manifest

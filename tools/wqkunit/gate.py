@@ -15,13 +15,14 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import claims, coverage, lava, lavacmd, records, report_plot
+from . import lava, lavacmd, report_plot
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .base.phase_times import PHASES, PHASE_RUNS, phase
 from .build import runner
 from .configs import arches, boot_configs, kernel_versions, log_names
+from .evidence import claims, coverage, records
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
 from .staticchecks import w1
 from .steps import Step, guarded

@@ -9,10 +9,10 @@ import os
 import sys
 from typing import Callable, Optional
 
-from . import claims, coverage, records, regressions
 from .base import repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
+from .evidence import claims, coverage, records, regressions
 
 
 def _table(text: str, page: Optional[str], what: str,

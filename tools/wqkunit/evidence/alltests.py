@@ -9,13 +9,13 @@ import json
 import os
 from typing import Callable, Dict, List, Tuple
 
-from .base import short_commands
-from .base.messages import say
-from .build import runner
-from .build.kunitpy import Kunit
-from .configs import arches, boot_configs
-from .tree import kernel_trees
-from .verdicts import verdict
+from ..base import short_commands
+from ..base.messages import say
+from ..build import runner
+from ..build.kunitpy import Kunit
+from ..configs import arches, boot_configs
+from ..tree import kernel_trees
+from ..verdicts import verdict
 
 ALL_TESTS = 'CONFIG_KUNIT_ALL_TESTS=y'
 OURS = 'CONFIG_WORKQUEUE_KUNIT_TEST=y'

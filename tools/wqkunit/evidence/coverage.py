@@ -7,10 +7,10 @@ import os
 import re
 from typing import Dict, List, Optional, Set
 
+from ..base import repo_paths
+from ..base.errors import WqKunitError
+from ..configs import boot_configs, kernel_versions
 from . import claims, mutate
-from .base import repo_paths
-from .base.errors import WqKunitError
-from .configs import boot_configs, kernel_versions
 
 COVERAGE = os.path.join(repo_paths.KUNIT_DIR, 'coverage.ini')
 # The page whose table coverage --write replaces, between these markers.

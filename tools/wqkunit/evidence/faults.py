@@ -18,12 +18,12 @@ import shutil
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-from .base.errors import WqKunitError
-from .build import runner
-from .build.kunitpy import Kunit
-from .configs import boot_configs
-from .tree import fault_hooks
-from .verdicts import kunit_results
+from ..base.errors import WqKunitError
+from ..build import runner
+from ..build.kunitpy import Kunit
+from ..configs import boot_configs
+from ..tree import fault_hooks
+from ..verdicts import kunit_results
 
 # The configurations that change global state at boot, and the default.
 CONFIGS = ('default', 'isolcpus', 'nohz-full')

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from .base import digest_stamps, repo_paths
-from .base.errors import WqKunitError
-from .configs import arches, boot_configs, kernel_versions, log_names
-from .tree import series
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
+from ..configs import arches, boot_configs, kernel_versions, log_names
+from ..tree import series
 
 CLAIMS = os.path.join(repo_paths.KUNIT_DIR, 'claims.ini')
 GATE = 'gate.json'

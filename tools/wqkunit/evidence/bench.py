@@ -11,13 +11,13 @@ import sys
 import time
 from typing import Callable, Dict, List, Tuple
 
-from .base import repo_paths
-from .base.errors import WqKunitError
-from .base.process_tree import run_tree
-from .build import runner
-from .build.kunitpy import Kunit
-from .configs import boot_configs
-from .tree import series
+from ..base import repo_paths
+from ..base.errors import WqKunitError
+from ..base.process_tree import run_tree
+from ..build import runner
+from ..build.kunitpy import Kunit
+from ..configs import boot_configs
+from ..tree import series
 
 STAMP = re.compile(r'^\[\s*(\d+\.\d+)\]\s*(.*)$')
 RESULT = re.compile(r'^\s*(?:not )?ok \d+ ')

@@ -7,9 +7,9 @@ import os
 import re
 from typing import Dict, List, Optional
 
+from ..base import repo_paths
+from ..configs import boot_configs, kernel_versions
 from . import claims, mutate
-from .base import repo_paths
-from .configs import boot_configs, kernel_versions
 
 REGRESSIONS = os.path.join(repo_paths.KUNIT_DIR, 'regressions.ini')
 FIELDS = ('commit', 'subject', 'broke', 'kernels')

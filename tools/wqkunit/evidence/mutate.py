@@ -12,12 +12,12 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from .base import repo_paths, short_commands
-from .base.errors import WqKunitError
-from .build import runner
-from .build.kunitpy import Kunit
-from .configs import arches, board, boot_configs
-from .verdicts import verdict
+from ..base import repo_paths, short_commands
+from ..base.errors import WqKunitError
+from ..build import runner
+from ..build.kunitpy import Kunit
+from ..configs import arches, board, boot_configs
+from ..verdicts import verdict
 
 MUTANTS = os.path.join(repo_paths.KUNIT_DIR, 'mutants')
 

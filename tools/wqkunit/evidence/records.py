@@ -13,10 +13,10 @@ import os
 import time
 from typing import Dict, Mapping, Optional
 
+from ..base import repo_paths
+from ..base.errors import WqKunitError
+from ..configs import kernel_versions
 from . import faults, mutate
-from .base import repo_paths
-from .base.errors import WqKunitError
-from .configs import kernel_versions
 
 RECORDS = os.path.join(repo_paths.KUNIT_DIR, 'records.json')
 GATE_TIME = 'gate-time.json'
