@@ -91,7 +91,7 @@ class FakeTreeTest(TempDirTest):
 	@contextlib.contextmanager
 	def boots_ini(self, edit):
 		"""kunit/boots.ini as @edit(its text) has it."""
-		ini = os.path.join(self.tmp, 'boot_configs.ini')
+		ini = os.path.join(self.tmp, 'boots.ini')
 		with open(repo_paths.BOOTS, encoding='utf-8') as f:
 			text = edit(f.read())
 		with open(ini, 'w', encoding='utf-8') as f:

@@ -10,9 +10,10 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
-from wqkunit import gate, report_plot
+from wqkunit import gate
 from wqkunit.build import runner
 from wqkunit.configs import boot_configs, kernel_versions
+from wqkunit.report import figures
 from wqkunit.verdicts import manifest, verdict
 
 
@@ -74,8 +75,8 @@ class PassingTreeTest(FakeTreeTest):
 		# Drawing is FigureTest's (test_report.py): stand in for it here.
 		def draw(results, directory):
 			return [open(os.path.join(directory, n), 'w', encoding='utf-8').close() or
-				os.path.join(directory, n) for n in report_plot.FIGURES]
-		with mock.patch.object(report_plot, 'draw', draw):
+				os.path.join(directory, n) for n in figures.FIGURES]
+		with mock.patch.object(figures, 'draw', draw):
 			rc, out = self.main('report', '--kernel', '6.1', '--out', out_dir)
 		self.assertEqual(rc, 0, out)
 		self.assertEqual(out.count('booting 6.1 [report-'), 2)
@@ -83,7 +84,7 @@ class PassingTreeTest(FakeTreeTest):
 			text = f.read()
 		self.assertIn('| 6.1 | periodic | LITTLE | ', text)
 		self.assertIn('**6.1, power_efficient=0, mask little (CPUs 0-3)', text)
-		for name in report_plot.FIGURES:
+		for name in figures.FIGURES:
 			self.assertTrue(os.path.isfile(os.path.join(out_dir, name)), name)
 
 	@unittest.skipUnless(shutil.which('shellcheck'), 'the gate installs shellcheck')

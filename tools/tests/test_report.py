@@ -9,9 +9,9 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from tests.util import DATA, TempDirTest, has_matplotlib
-from wqkunit import report, report_plot, write_report
 from wqkunit.base import debian_python
 from wqkunit.base.errors import WqKunitError
+from wqkunit.report import figures, placement_report, write_report
 
 SVG = '{http://www.w3.org/2000/svg}'
 
@@ -22,7 +22,7 @@ def console(name):
 
 
 def recorded(name, mask='full'):
-	return [c for c in report.parse(console(name)) if c.mask == mask][0]
+	return [c for c in placement_report.parse(console(name)) if c.mask == mask][0]
 
 
 class ParseTest(unittest.TestCase):
@@ -30,7 +30,7 @@ class ParseTest(unittest.TestCase):
 		c = recorded('pe1')
 		self.assertEqual((c.mode, c.mask, c.start, c.busy, c.windows), (1, 'full', 3, 7, 5))
 		self.assertEqual((c.little, c.big, c.unbound), ([0, 1, 2, 3], [4, 5, 6, 7], list(range(8))))
-		self.assertEqual(len(c.runs), len(report.SERIES) * 5)
+		self.assertEqual(len(c.runs), len(placement_report.SERIES) * 5)
 		windows = c.windows_of('system_power_efficient_wq', 'kfence')
 		self.assertEqual([w.window for w in windows], [0, 1, 2, 3, 4])
 		first = windows[0]
@@ -52,14 +52,14 @@ class ParseTest(unittest.TestCase):
 		header = ('[    0.1] workqueue_placement: mask=full unbound=0-7 power_efficient=0 '
 			  'start=3 busy=7 little=0-3 big=4-7 hz=250 idle_counts=yes windows=1\n')
 		lines = [line.replace('wq=system_wq pattern=periodic', f'wq={wq} pattern={p}')
-			 for wq, p in report.SERIES]
-		(c,) = report.parse(header + ''.join(lines))
+			 for wq, p in placement_report.SERIES]
+		(c,) = placement_report.parse(header + ''.join(lines))
 		run = c.windows_of('system_wq', 'periodic')[0]
 		self.assertEqual((run.window, run.per_cpu, run.woke_per_cpu),
 				 (2, {3: 21, 5: 3}, {3: 18, 5: 2}))
 
 	def test_one_boot_reports_every_mask(self):
-		configs = report.parse(console('pe0'))
+		configs = placement_report.parse(console('pe0'))
 		self.assertEqual([(c.mode, c.mask, c.unbound) for c in configs],
 				 [(0, 'full', list(range(8))), (0, 'little', [0, 1, 2, 3]),
 				  (0, 'big', [4, 5, 6, 7])])
@@ -68,38 +68,38 @@ class ParseTest(unittest.TestCase):
 		text = console('pe1')
 		last = [l for l in text.splitlines() if 'window=4' in l][-1]
 		with self.assertRaisesRegex(ValueError, 'no complete report'):
-			report.parse(text.replace(last, ''))
+			placement_report.parse(text.replace(last, ''))
 
 	def test_cpu_lists(self):
-		self.assertEqual(report.cpulist('0-2,5,7-8'), [0, 1, 2, 5, 7, 8])
-		self.assertEqual(report.span([0, 1, 2, 5, 7, 8]), '0-2,5,7-8')
-		self.assertEqual(report.span([]), 'none')
+		self.assertEqual(placement_report.cpulist('0-2,5,7-8'), [0, 1, 2, 5, 7, 8])
+		self.assertEqual(placement_report.span([0, 1, 2, 5, 7, 8]), '0-2,5,7-8')
+		self.assertEqual(placement_report.span([]), 'none')
 
 	def test_console_without_a_report_is_refused(self):
 		with self.assertRaisesRegex(ValueError, 'no complete report'):
-			report.parse('[    0.1] workqueue_placement: mask=full\n')
+			placement_report.parse('[    0.1] workqueue_placement: mask=full\n')
 
 
 class StatisticsTest(unittest.TestCase):
 	def test_mean_and_spread(self):
-		s = report.Spread([10.0, 12.0, 14.0])
+		s = placement_report.Spread([10.0, 12.0, 14.0])
 		self.assertEqual((s.mean, s.sd, str(s)), (12.0, 2.0, '12.0 ± 2.0'))
 
 	def test_noise(self):
-		quiet = report.Spread([10.0, 10.5, 9.5, 10.0, 10.0])
-		self.assertFalse(report.beyond_noise(quiet, report.Spread([10.2, 9.8, 10.4, 9.9, 10.1])))
-		self.assertTrue(report.beyond_noise(quiet, report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])))
+		quiet = placement_report.Spread([10.0, 10.5, 9.5, 10.0, 10.0])
+		self.assertFalse(placement_report.beyond_noise(quiet, placement_report.Spread([10.2, 9.8, 10.4, 9.9, 10.1])))
+		self.assertTrue(placement_report.beyond_noise(quiet, placement_report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])))
 		# One window has no spread: it can never tell.
-		self.assertFalse(report.beyond_noise(report.Spread([10.0]), report.Spread([0.0])))
-		self.assertEqual(report.verdict(quiet, report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])),
+		self.assertFalse(placement_report.beyond_noise(placement_report.Spread([10.0]), placement_report.Spread([0.0])))
+		self.assertEqual(placement_report.verdict(quiet, placement_report.Spread([1.0, 1.2, 0.8, 1.0, 1.0])),
 				 'fewer with the mode on')
-		self.assertEqual(report.verdict(quiet, quiet), 'within noise')
+		self.assertEqual(placement_report.verdict(quiet, quiet), 'within noise')
 
 	def test_wakeups_per_window_of_the_cpus_asked_for(self):
 		c = recorded('pe1')
 		windows = c.windows_of('system_power_efficient_wq', 'periodic')
-		little = report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.little)
-		big = report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.big)
+		little = placement_report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.little)
+		big = placement_report.wakeups(c, 'system_power_efficient_wq', 'periodic', c.big)
 		for w, l, b in zip(windows, little.values, big.values):
 			self.assertAlmostEqual(l + b, w.woke * 1000 / w.ms)
 
@@ -107,43 +107,43 @@ class StatisticsTest(unittest.TestCase):
 class OutputTest(TempDirTest):
 	def setUp(self):
 		super().setUp()
-		self.results = {'6.12': report.parse(console('pe0')) + report.parse(console('pe1'))}
+		self.results = {'6.12': placement_report.parse(console('pe0')) + placement_report.parse(console('pe1'))}
 
 	def test_headline_table_per_pattern_and_kind(self):
-		text = report.markdown(self.results)
-		head = report.headline(self.results['6.12'])
-		for pattern in report.PATTERNS:
+		text = placement_report.markdown(self.results)
+		head = placement_report.headline(self.results['6.12'])
+		for pattern in placement_report.PATTERNS:
 			for kind in ('LITTLE', 'big'):
 				off, on = head[pattern][kind][0], head[pattern][kind][1]
 				self.assertIn(f'| 6.12 | {pattern} | {kind} | {off} | {on} | '
-					      f'{report.verdict(off, on)} |', text)
+					      f'{placement_report.verdict(off, on)} |', text)
 		self.assertIn('mean ± standard deviation over 5 windows', text)
 
 	def test_detail_tables_add_up_the_windows(self):
-		text = report.markdown(self.results)
+		text = placement_report.markdown(self.results)
 		c = self.results['6.12'][0]
 		total = c.run('system_wq', 'periodic')
 		self.assertIn(f'| system_wq | periodic | {total.runs} in {total.ms} ms |', text)
 		self.assertIn('**6.12, power_efficient=0, mask little (CPUs 0-3)', text)
 
 	def test_figure_spec(self):
-		spec = report_plot.spec(self.results)
+		spec = figures.spec(self.results)
 		self.assertEqual((spec['windows'], spec['wq']), (5, 'system_power_efficient_wq'))
 		self.assertEqual([p['title'].split(':')[0] for p in spec['headline']], ['6.12', '6.12'])
 		group = spec['headline'][0]['groups'][0]
 		self.assertEqual(group['label'], 'LITTLE CPUs 0-3')
 		c = self.results['6.12'][0]
-		self.assertEqual(group['off'], report.wakeups(c, 'system_power_efficient_wq',
+		self.assertEqual(group['off'], placement_report.wakeups(c, 'system_power_efficient_wq',
 							      'periodic', c.little).values)
 		self.assertEqual(len(spec['detail']), 6)
 		panel = spec['detail'][0]
 		self.assertEqual((panel['row'], panel['mask'], panel['cpus']),
 				 ('6.12, mode off', 'full', list(range(8))))
 		self.assertEqual([s['label'] for s in panel['series']],
-				 [f'{wq}, {p}' for wq, p in report.SERIES])
+				 [f'{wq}, {p}' for wq, p in placement_report.SERIES])
 
 	def test_configurations_cover_modes_with_the_report_built(self):
-		configs = report.configurations()
+		configs = placement_report.configurations()
 		self.assertEqual([b.name for b in configs], ['report-pe0', 'report-pe1'])
 		self.assertTrue(all(b.kconfig == ('CONFIG_WQ_PLACEMENT_REPORT=y',) for b in configs))
 
@@ -157,7 +157,7 @@ class FigureTest(TempDirTest):
 		results = {'6.12': [recorded('pe0'), recorded('pe1')]}
 		written = write_report.write(results, self.tmp)
 		self.assertEqual([os.path.basename(p) for p in written],
-				 ['report.md'] + list(report_plot.FIGURES))
+				 ['report.md'] + list(figures.FIGURES))
 		for path in written:
 			if path.endswith('.png'):
 				with open(path, 'rb') as f:
@@ -171,20 +171,20 @@ class FigureTest(TempDirTest):
 				self.assertFalse(list(root.iter(SVG + 'script')))
 		with open(os.path.join(self.tmp, 'report.svg'), encoding='utf-8') as f:
 			svg = f.read()
-		self.assertIn('within noise' if 'within noise' in report.markdown(results)
+		self.assertIn('within noise' if 'within noise' in placement_report.markdown(results)
 			      else 'with the mode on', svg)
 
 	def test_bad_input_is_one_line_and_exit_2(self):
 		data = os.path.join(self.tmp, 'bad.json')
 		with open(data, 'w', encoding='utf-8') as f:
 			json.dump({'headline': 'nonsense'}, f)
-		proc = debian_python.run(report_plot.SCRIPT, [data, self.tmp], report_plot.PACKAGE)
+		proc = debian_python.run(figures.SCRIPT, [data, self.tmp], figures.PACKAGE)
 		self.assertEqual(proc.returncode, 2)
 		self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 		self.assertIn('is not a report', proc.stderr)
 
 	def test_help(self):
-		proc = debian_python.run(report_plot.SCRIPT, ['--help'], report_plot.PACKAGE)
+		proc = debian_python.run(figures.SCRIPT, ['--help'], figures.PACKAGE)
 		self.assertEqual(proc.returncode, 0)
 		self.assertIn('report_figure.py REPORT.json DIR', proc.stdout)
 
@@ -194,7 +194,7 @@ class MissingPythonTest(TempDirTest):
 		from unittest import mock
 		with mock.patch.object(debian_python, 'PYTHON', os.path.join(self.tmp, 'nope')):
 			with self.assertRaisesRegex(WqKunitError, 'python3-matplotlib needs Debian'):
-				report_plot.draw({}, self.tmp)
+				figures.draw({}, self.tmp)
 
 
 class SampleTest(unittest.TestCase):

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import List, Optional
 
-from . import gate, report, report_plot, write_report
+from . import gate
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -15,6 +15,7 @@ from .build import runner
 from .configs import arches, board, boot_configs, kernel_versions, log_names
 from .evidence import alltests, bench, claims, faults, mutate
 from .options import Usage
+from .report import figures, placement_report, write_report
 from .tree import kernel_trees
 from .verdicts import manifest
 
@@ -191,26 +192,26 @@ def all_tests(args: argparse.Namespace) -> int:
 def placement(args: argparse.Namespace) -> int:
 	results = {}
 	versions = _versions(args)
-	debian_packages.ensure([report_plot.PACKAGE], say)
+	debian_packages.ensure([figures.PACKAGE], say)
 	for version in versions:
 		out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
-				 runner.ExecRequest(report.configurations(), args.timeout, live=False,
+				 runner.ExecRequest(placement_report.configurations(), args.timeout, live=False,
 						    log_prefix='report.'))
 		failed = [b.label for b in out.boots if not b.judged.passed]
 		if failed:
 			raise WqKunitError(f'the report did not run in {", ".join(failed)}')
 		results[version] = [c for b in out.boots for c in _report(b)]
 	written = write_report.write(results, args.out or os.path.join(repo_paths.cache_dir(), 'report'))
-	sys.stdout.write(report.markdown(results))
+	sys.stdout.write(placement_report.markdown(results))
 	say(f'written: {", ".join(written)}')
 	return 0
 
 
-def _report(done: runner.Boot) -> List[report.Config]:
+def _report(done: runner.Boot) -> List[placement_report.Config]:
 	"""The report of a boot, which must be of the mode asked for."""
 	with open(done.console, encoding='utf-8', errors='replace') as f:
 		try:
-			configs = report.parse(f.read())
+			configs = placement_report.parse(f.read())
 		except ValueError as e:
 			raise WqKunitError(f'{done.label}: {e} ({done.console})') from None
 	for config in configs:

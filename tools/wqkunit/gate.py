@@ -15,7 +15,7 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import lava, lavacmd, report_plot
+from . import lava, lavacmd
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -24,6 +24,7 @@ from .build import runner
 from .configs import arches, boot_configs, kernel_versions, log_names
 from .evidence import claims, coverage, records
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
+from .report import figures
 from .staticchecks import w1
 from .steps import Step, guarded
 from .tree import checkpatch, series
@@ -34,7 +35,7 @@ from .verdicts import kunit_results
 # figures, and what the tools' own tests run before any build: tar's xz,
 # git, make.
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
-	    report_plot.PACKAGE, lava.PACKAGE] + debian_packages.BUILD
+	    figures.PACKAGE, lava.PACKAGE] + debian_packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each, or those made for that
 # architecture alone: on arm64 the two-node NUMA board, which has the

@@ -5,7 +5,7 @@ and runs at boot with wq_unbound_cpumask whole, on the LITTLE CPUs and on
 the big ones) in each power-efficient mode, and turn its
 "workqueue_placement:" lines, several windows of each run, into Markdown
 tables and figures: wake-ups per second as mean and spread over the
-windows (report_plot draws them, write_report writes both)."""
+windows (figures.py draws them, write_report.py writes both)."""
 
 from dataclasses import dataclass, field
 import math
@@ -13,7 +13,7 @@ import re
 import statistics
 from typing import Dict, List
 
-from .configs import boot_configs
+from ..configs import boot_configs
 
 MODES = (0, 1)
 MASKS = ('full', 'little', 'big')

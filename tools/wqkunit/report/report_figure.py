@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Draw the placement report's figures from the JSON report_plot.py writes.
+"""Draw the placement report's figures from the JSON figures.py writes.
 
 Run by Debian's /usr/bin/python3, which has python3-matplotlib:
 
