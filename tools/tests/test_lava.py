@@ -9,9 +9,9 @@ import re
 import unittest
 
 from tests.util import DATA, TempDirTest
-from wqkunit import lava, lavacmd
 from wqkunit.base import debian_python
 from wqkunit.base.errors import WqKunitError
+from wqkunit.lava import lava_command, lava_job
 from wqkunit.verdicts import kunit_results
 
 
@@ -21,7 +21,7 @@ def monitored(console: str) -> dict:
 	A job lists the suites that run: those of the console here."""
 	text, pos, out = console, 0, {}
 	ran = re.findall(r'# Subtest: (workqueue_\w+)', console)
-	for m in (lava.monitor(s) for s in lava.SUITES if s in ran):
+	for m in (lava_job.monitor(s) for s in lava_job.SUITES if s in ran):
 		start = re.compile(m['start']).search(text, pos)
 		if not start:
 			break
@@ -45,13 +45,13 @@ class MonitorTest(unittest.TestCase):
 					  errors='replace') as f:
 					console = f.read()
 				with open(os.path.join(DATA, 'replay', f'{name}.json'), encoding='utf-8') as f:
-					tools = lava.fold(kunit_results.statuses(f.read()))
+					tools = lava_job.fold(kunit_results.statuses(f.read()))
 				got = monitored(console)
 				self.assertTrue(got)
-				self.assertEqual(lava.compare(got, tools), [])
+				self.assertEqual(lava_job.compare(got, tools), [])
 
 	def test_fold_like_kunit(self):
-		self.assertEqual(lava.fold({'s.a': 'PASS', 's.b.cpu0': 'PASS', 's.b.cpu1': 'FAIL',
+		self.assertEqual(lava_job.fold({'s.a': 'PASS', 's.b.cpu0': 'PASS', 's.b.cpu1': 'FAIL',
 					    's.c.x': 'SKIP', 's.c.y': 'SKIP', 's.d.x': 'SKIP',
 					    's.d.y': 'PASS', 's.e': 'ERROR'}),
 				 {'s.a': 'pass', 's.b': 'fail', 's.c': 'skip', 's.d': 'pass',
@@ -70,23 +70,23 @@ class MonitorTest(unittest.TestCase):
 
 class JobTest(TempDirTest):
 	def test_examples_are_the_generators(self):
-		files = sorted(glob.glob(os.path.join(lava.EXAMPLES, '*.yaml')))
-		self.assertEqual(len(files), 2 * len(lava.BOARDS))
+		files = sorted(glob.glob(os.path.join(lava_job.EXAMPLES, '*.yaml')))
+		self.assertEqual(len(files), 2 * len(lava_job.BOARDS))
 		for path in files:
 			device, version = re.fullmatch(r'(.+)-(6\.\d+)\.yaml', os.path.basename(path)).groups()
 			with open(path, encoding='utf-8') as f:
-				self.assertEqual(f.read(), lava.yaml(lava.board_job(device, version),
-								   lavacmd.example_comment(device, version)))
+				self.assertEqual(f.read(), lava_job.yaml(lava_job.board_job(device, version),
+								   lava_command.example_comment(device, version)))
 
 	def test_board_jobs_use_the_boards_own_device_tree(self):
-		new = lava.board_job('odroid-xu3', '6.12')['actions'][0]['deploy']
-		old = lava.board_job('odroid-xu3', '6.1')['actions'][0]['deploy']
+		new = lava_job.board_job('odroid-xu3', '6.12')['actions'][0]['deploy']
+		old = lava_job.board_job('odroid-xu3', '6.1')['actions'][0]['deploy']
 		self.assertTrue(new['dtb']['url'].endswith('/6.12-odroid-xu3/exynos5422-odroidxu3.dtb'))
 		self.assertTrue(old['dtb']['url'].endswith('/6.1-odroid-xu3/exynos5422-odroidxu3.dtb'))
 		self.assertEqual(new['kernel']['type'], 'zimage')
 
 	def test_yaml_quotes_what_needs_it(self):
-		text = lava.yaml({'a': None, 'ok ': 'x', 'b': [1, {'c': 'd', 'e': []}], 'f': {}}, 'hi')
+		text = lava_job.yaml({'a': None, 'ok ': 'x', 'b': [1, {'c': 'd', 'e': []}], 'f': {}}, 'hi')
 		self.assertEqual(text, '# hi\na: null\n"ok ": "x"\nb:\n  - 1\n  - c: "d"\n'
 				 '    e: []\nf: {}\n')
 
@@ -96,17 +96,17 @@ class SchemaTest(TempDirTest):
 	def test_jobs_and_device_pass_lavas_schema(self):
 		job = os.path.join(self.tmp, 'job.yaml')
 		with open(job, 'w', encoding='utf-8') as f:
-			f.write(lava.yaml(lava.qemu_job('6.12', '/k/zImage', '/k/board.dtb')))
+			f.write(lava_job.yaml(lava_job.qemu_job('6.12', '/k/zImage', '/k/board.dtb')))
 		device = os.path.join(self.tmp, 'device.yaml')
 		with open(device, 'w', encoding='utf-8') as f:
-			f.write(lava.yaml(lava.qemu_device()))
-		lavacmd.validate([job, device] + sorted(glob.glob(os.path.join(lava.EXAMPLES, '*.yaml'))))
+			f.write(lava_job.yaml(lava_job.qemu_device()))
+		lava_command.validate([job, device] + sorted(glob.glob(os.path.join(lava_job.EXAMPLES, '*.yaml'))))
 
 	def test_a_bad_job_is_refused_in_one_line(self):
-		job = lava.qemu_job('6.12', '/k/zImage', None)
+		job = lava_job.qemu_job('6.12', '/k/zImage', None)
 		job['actions'][2]['test']['monitors'][0]['fixupdict']['ok'] = 'PASS'
 		path = os.path.join(self.tmp, 'bad.yaml')
 		with open(path, 'w', encoding='utf-8') as f:
-			f.write(lava.yaml(job))
+			f.write(lava_job.yaml(job))
 		with self.assertRaisesRegex(WqKunitError, r'^LAVA\'s schema refuses .*bad\.yaml: .*fixupdict'):
-			lavacmd.validate([path])
+			lava_command.validate([path])

@@ -91,7 +91,7 @@ class PassingTreeTest(FakeTreeTest):
 	def test_gate_passes_end_to_end(self):
 		# LAVA's schema is test_lava.py's: not checked here.
 		with mock.patch.object(gate, 'tools_tests', return_value=True), \
-		     mock.patch.object(gate.lavacmd, 'validate'):
+		     mock.patch.object(gate.lava_command, 'validate'):
 			rc, out = self.main('check', '--boot', 'default')
 			# No kunit/expected/ for its builds yet: recorded, then it passes.
 			self.assertEqual(rc, 1, out)

@@ -8,11 +8,12 @@ import subprocess
 import sys
 from typing import List, Optional
 
-from . import commands, lava, lavacmd, options, tables
+from . import commands, options, tables
 from .base import repo_paths
 from .base.errors import WqKunitError
 from .configs import arches
 from .evidence import claims, coverage, faults, regressions
+from .lava import lava_command, lava_job
 
 
 def version() -> str:
@@ -246,7 +247,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(fau)
 	options.timeout(fau, 120)
 
-	lav = command('lava', lavacmd.lava_jobs,
+	lav = command('lava', lava_command.lava_jobs,
 		      'write a LAVA job for QEMU or a real board, and run the QEMU one',
 		      'Write a LAVA job that boots the suite built in and reports one LAVA '
 		      'test case per KUnit case (a monitors test, one monitor per suite), '
@@ -257,9 +258,9 @@ def parser() -> argparse.ArgumentParser:
 		      'it and its per-case results must equal the tools\' run. For a board, '
 		      'the lab builds the kernel: docs/lava.md.')
 	lav.add_argument('--kernel', metavar='VERSION', help='one version (default: the newest)')
-	lav.add_argument('--device', choices=lava.DEVICES, default='qemu',
+	lav.add_argument('--device', choices=lava_job.DEVICES, default='qemu',
 			 help='LAVA device type (default: qemu)')
-	lav.add_argument('--url', default=lava.DEFAULT_URL,
+	lav.add_argument('--url', default=lava_job.DEFAULT_URL,
 			 help='where a lab serves the board builds (default: %(default)s)')
 	lav.add_argument('--out', metavar='DIR', help='where the job goes (default: lava/ in '
 			 'the cache)')

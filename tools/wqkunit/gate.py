@@ -15,7 +15,6 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from . import lava, lavacmd
 from .base import debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
@@ -24,6 +23,7 @@ from .build import runner
 from .configs import arches, boot_configs, kernel_versions, log_names
 from .evidence import claims, coverage, records
 from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
+from .lava import lava_command, lava_job
 from .report import figures
 from .staticchecks import w1
 from .steps import Step, guarded
@@ -35,7 +35,7 @@ from .verdicts import kunit_results
 # figures, and what the tools' own tests run before any build: tar's xz,
 # git, make.
 PACKAGES = ['perl', 'python3-ply', 'python3-git', 'sparse', 'shellcheck',
-	    figures.PACKAGE, lava.PACKAGE] + debian_packages.BUILD
+	    figures.PACKAGE, lava_job.PACKAGE] + debian_packages.BUILD
 # The architectures besides arm the gate boots, with the newest kernel:
 # the default configuration once each, or those made for that
 # architecture alone: on arm64 the two-node NUMA board, which has the
@@ -145,8 +145,8 @@ def summary(lines: List[str], total: kunit_results.Counts, extra: Optional[str] 
 def lava_jobs() -> Step:
 	"""The example LAVA jobs for real boards (kunit/lava/) pass LAVA's own
 	schema (lava-common)."""
-	files = sorted(glob.glob(os.path.join(lava.EXAMPLES, '*.yaml')))
-	lavacmd.validate(files)
+	files = sorted(glob.glob(os.path.join(lava_job.EXAMPLES, '*.yaml')))
+	lava_command.validate(files)
 	say(f'LAVA jobs: {len(files)} valid')
 	return Step('LAVA jobs', True, '')
 

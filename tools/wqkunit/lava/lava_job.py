@@ -12,8 +12,8 @@ import os
 import re
 from typing import Dict, List, Optional
 
-from .base import repo_paths
-from .tree import series
+from ..base import repo_paths
+from ..tree import series
 
 # The suites, in the order the console prints them (link order).
 SUITES = ('workqueue_percpu', 'workqueue_power_efficient', 'workqueue_unbound',
