@@ -8,9 +8,9 @@ import re
 import unittest
 from typing import Dict, List, Set
 
-from wqkunit import gate
 from wqkunit.base import debian_packages, repo_paths
 from wqkunit.configs import arches
+from wqkunit.gate import gate_check
 
 README = os.path.join(repo_paths.REPO, 'README.md')
 MOST_LINES = 250
@@ -85,7 +85,7 @@ class DocsTest(unittest.TestCase):
 	def test_the_readme_names_what_the_tools_install_and_where_they_write(self):
 		with open(README, encoding='utf-8') as f:
 			text = ' '.join(f.read().split())
-		wanted = debian_packages.BUILD + gate.PACKAGES + [p for a in arches.ARCHES.values()
+		wanted = debian_packages.BUILD + gate_check.PACKAGES + [p for a in arches.ARCHES.values()
 							   for p in a.packages]
 		for word in list(dict.fromkeys(wanted)) + ['~/.cache/wq-kunit', 'rm -rf',
 							   'WQ_KUNIT_BOARD', 'WQ_KUNIT_ARCH']:

@@ -11,10 +11,10 @@ import re
 import unittest
 
 from tests.util import TempDirTest
-from wqkunit import gate
 from wqkunit.base import repo_paths
 from wqkunit.configs import kernel_versions
 from wqkunit.evidence import faults, mutate, records
+from wqkunit.gate import gate_check
 from wqkunit.tree import series
 from wqkunit.verdicts import manifest
 
@@ -73,7 +73,7 @@ class FiguresTest(unittest.TestCase):
 		self.assertIsNotNone(found)
 		versions = kernel_versions.supported()
 		self.assertEqual((int(found[1]), int(found[2])),
-				 tuple(len(gate.gate_boots('all', v, versions)) for v in versions))
+				 tuple(len(gate_check.gate_boots('all', v, versions)) for v in versions))
 
 	def test_readme_sample_run(self):
 		got = expected('6.12')

@@ -13,13 +13,13 @@ from dataclasses import replace
 from unittest import mock
 
 from tests.util import DATA, TempDirTest
-from wqkunit import gate, gatejobs
-from wqkunit import staticchecks
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
 from wqkunit.build import runner
 from wqkunit.configs import arches, board, boot_configs, log_names
 from wqkunit.evidence import claims
+from wqkunit.gate import boot_jobs, gate_check
+from wqkunit.gate import static_checks
 from wqkunit.tree import series
 from wqkunit.verdicts import kunit_results
 from wqkunit.verdicts import splats, verdict
@@ -66,8 +66,8 @@ class FakeRun:
 		stem = os.path.join(req.logs, log_names.stem(b.name, smp,
 							    default=arches.get(req.arch).cpus))
 		if req.debug:
-			caught = self.caught and b.name == gatejobs.BROKEN_BOOT.name
-			failures = [f'{gatejobs.BROKEN_NAME} ({gatejobs.BROKEN_KIND} report)'] if caught else []
+			caught = self.caught and b.name == boot_jobs.BROKEN_BOOT.name
+			failures = [f'{boot_jobs.BROKEN_NAME} ({boot_jobs.BROKEN_KIND} report)'] if caught else []
 			counts = kunit_results.Counts(passed=1 - len(failures), failed=len(failures),
 						failures=failures)
 		else:
@@ -79,7 +79,7 @@ class FakeRun:
 			if label in self.failing:
 				counts.failed += 1
 				counts.failures.append(f'{b.name}.case (FAIL)')
-		reports = [splats.Splat(gatejobs.BROKEN_KIND, gatejobs.BROKEN_NAME, ['ODEBUG: init active'])
+		reports = [splats.Splat(boot_jobs.BROKEN_KIND, boot_jobs.BROKEN_NAME, ['ODEBUG: init active'])
 			   for f in counts.failures if 'report)' in f]
 		judged = verdict.Verdict(counts, counts.total(), False, reports)
 		return runner.Boot(b.name, label, judged, f'{stem}.console', 1.0)
@@ -98,16 +98,16 @@ class GateTest(TempDirTest):
 			self.addCleanup(p.stop)
 		# Every step but the boots passes, unless a test puts it back.
 		self.passing = dict(OTHER_ARCHES=('arm64',), tools_tests=lambda: True,
-				    w1=lambda version, tree: gate.Step(f'W=1 {version}', True),
-				    style=lambda tree: gate.Step('checkpatch and shellcheck', True),
-				    coverage_map=lambda: gate.Step('coverage map', True))
+				    w1=lambda version, tree: gate_check.Step(f'W=1 {version}', True),
+				    style=lambda tree: gate_check.Step('checkpatch and shellcheck', True),
+				    coverage_map=lambda: gate_check.Step('coverage map', True))
 
 	def gate(self, smp=8, **steps):
-		"""gate.check with @steps over the passing ones: the failed count
+		"""gate_check.check with @steps over the passing ones: the failed count
 		of its last line, checked against its verdict, and its lines."""
 		out = io.StringIO()
-		with mock.patch.multiple(gate, **dict(self.passing, **steps)), redirect_stdout(out):
-			ok = gate.check('all', 1, 60, smp)
+		with mock.patch.multiple(gate_check, **dict(self.passing, **steps)), redirect_stdout(out):
+			ok = gate_check.check('all', 1, 60, smp)
 		lines = out.getvalue().splitlines()
 		count = COUNT.match(lines[-1])
 		self.assertTrue(count, lines[-3:])
@@ -146,8 +146,8 @@ class GateTest(TempDirTest):
 				kwargs['stdout'].write('kernel/workqueue.c:3:4: warning: context '
 						       'imbalance\n')
 			return 0
-		with mock.patch.object(staticchecks, 'run_tree', make):
-			failed, lines = self.gate(w1=staticchecks.w1)
+		with mock.patch.object(static_checks, 'run_tree', make):
+			failed, lines = self.gate(w1=static_checks.w1)
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
 				 [f'  FAILED step: W=1, sparse, kernel-doc 6.12 (3 warnings, {logs["6.12"]})'])
@@ -159,7 +159,7 @@ class GateTest(TempDirTest):
 			 '../kernel/tests/workqueue_kunit.c:12:1: warning: symbol was not declared',
 			 'kernel/tests/workqueue_kunit.c:1: warning: Function parameter not described',
 			 'make: *** [Makefile:1] error: something']
-		ours, upstream = staticchecks.ours_and_upstream(lines, ['kernel/tests/workqueue_kunit.c'])
+		ours, upstream = static_checks.ours_and_upstream(lines, ['kernel/tests/workqueue_kunit.c'])
 		self.assertEqual(ours, lines[2:])
 		self.assertEqual(upstream, [lines[1]])
 
@@ -167,7 +167,7 @@ class GateTest(TempDirTest):
 		with mock.patch('wqkunit.evidence.coverage.load', return_value=['queue', 'flags']), \
 		     mock.patch('wqkunit.evidence.coverage.trees', return_value={}), \
 		     mock.patch('wqkunit.evidence.coverage.check', return_value=['[flags]: WQ_X is gone']):
-			failed, lines = self.gate(coverage_map=gate.coverage_map)
+			failed, lines = self.gate(coverage_map=gate_check.coverage_map)
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
 				 ['  FAILED step: coverage map (1 problems, listed above)'])
@@ -183,7 +183,7 @@ class GateTest(TempDirTest):
 
 	def test_w1_of_a_build_that_failed_is_a_failed_step(self):
 		with mock.patch('wqkunit.base.file_locks.held'):
-			step = staticchecks.w1('6.1', self.tmp)
+			step = static_checks.w1('6.1', self.tmp)
 		self.assertEqual((step.ok, step.detail),
 				 (False, 'no kernel/workqueue.o: the build failed'))
 
@@ -201,7 +201,7 @@ class GateTest(TempDirTest):
 			return subprocess.CompletedProcess(cmd, rc, 'ERROR: bad\n' if rc else '', '')
 		with mock.patch('wqkunit.tree.series.patches', return_value=[patch]), \
 		     mock.patch('subprocess.run', run):
-			return self.gate(style=gate.style)
+			return self.gate(style=gate_check.style)
 
 	def test_checkpatch_fails(self):
 		failed, lines = self.style(1, 0)
@@ -244,7 +244,7 @@ class GateTest(TempDirTest):
 	def test_summary_without_steps_is_unchanged(self):
 		out = io.StringIO()
 		with redirect_stdout(out):
-			gate.summary(['soak 6.1: 2 boots'], kunit_results.Counts(3, 1, 0, ['a.b (FAIL)']))
+			gate_check.summary(['soak 6.1: 2 boots'], kunit_results.Counts(3, 1, 0, ['a.b (FAIL)']))
 		self.assertEqual(out.getvalue(), 'wq-kunit: summary:\n  soak 6.1: 2 boots\n'
 				 '  FAILED a.b (FAIL)\n3 passed, 1 failed, 0 skipped\n')
 

@@ -243,8 +243,10 @@ class CommandLineTest(TempDirTest):
 	"""A bad command line: one line on stderr, exit 2 (1 for what it names
 	that does not exist), and nothing installed, unpacked, built or booted."""
 	# Each step a refused command line must not reach.
-	STEPS = ('wqkunit.build.runner.run', 'wqkunit.build.runner.built', 'wqkunit.build.runner.prepared',
-		 'wqkunit.base.debian_packages.ensure', 'wqkunit.gate.check', 'wqkunit.tree.kernel_trees.cache_tree', 'wqkunit.configs.kernel_versions.default_version')
+	STEPS = ('wqkunit.build.runner.run', 'wqkunit.build.runner.built',
+		 'wqkunit.build.runner.prepared', 'wqkunit.base.debian_packages.ensure',
+		 'wqkunit.gate.gate_check.check', 'wqkunit.tree.kernel_trees.cache_tree',
+		 'wqkunit.configs.kernel_versions.default_version')
 
 	def setUp(self):
 		super().setUp()

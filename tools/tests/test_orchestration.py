@@ -10,9 +10,9 @@ from contextlib import redirect_stdout
 from unittest import mock
 
 from tests.faketree import FakeTreeTest
-from wqkunit import gate
 from wqkunit.build import runner
 from wqkunit.configs import boot_configs, kernel_versions
+from wqkunit.gate import gate_check
 from wqkunit.report import figures
 from wqkunit.verdicts import manifest, verdict
 
@@ -90,8 +90,8 @@ class PassingTreeTest(FakeTreeTest):
 	@unittest.skipUnless(shutil.which('shellcheck'), 'the gate installs shellcheck')
 	def test_gate_passes_end_to_end(self):
 		# LAVA's schema is test_lava.py's: not checked here.
-		with mock.patch.object(gate, 'tools_tests', return_value=True), \
-		     mock.patch.object(gate.lava_command, 'validate'):
+		with mock.patch.object(gate_check, 'tools_tests', return_value=True), \
+		     mock.patch.object(gate_check.lava_command, 'validate'):
 			rc, out = self.main('check', '--boot', 'default')
 			# No kunit/expected/ for its builds yet: recorded, then it passes.
 			self.assertEqual(rc, 1, out)
@@ -126,8 +126,8 @@ class PassingTreeTest(FakeTreeTest):
 		fails the gate, naming it."""
 		skipped = 'workqueue_unbound.unbound_wq_avoids_cpus_excluded_at_boot'
 		# 6.1's boot alone: the other kernels and architectures add nothing.
-		with mock.patch.object(gate, 'tools_tests', return_value=True), \
-		     mock.patch.object(gate, 'OTHER_ARCHES', ()), \
+		with mock.patch.object(gate_check, 'tools_tests', return_value=True), \
+		     mock.patch.object(gate_check, 'OTHER_ARCHES', ()), \
 		     mock.patch('wqkunit.configs.kernel_versions.supported', return_value=['6.1']):
 			self.main('check', '--boot', 'default', '--no-debug')
 			self.assertEqual(self.main('manifest', '--write')[0], 0)

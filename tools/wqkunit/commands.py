@@ -7,13 +7,13 @@ import sys
 import time
 from typing import List, Optional
 
-from . import gate
 from .base import cpu_hogs, debian_packages, repo_paths
 from .base.errors import WqKunitError
 from .base.messages import say
 from .build import runner
 from .configs import arches, board, boot_configs, kernel_versions, log_names
 from .evidence import alltests, bench, claims, faults, mutate
+from .gate import gate_check
 from .options import Usage
 from .report import figures, placement_report, write_report
 from .tree import kernel_trees
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-	ok = gate.check(args.boot, args.jobs, args.timeout, args.smp, not args.no_debug)
+	ok = gate_check.check(args.boot, args.jobs, args.timeout, args.smp, not args.no_debug)
 	return 0 if ok else 1
 
 
@@ -85,7 +85,7 @@ def soak(args: argparse.Namespace) -> int:
 				     f'{len(bad)} with failures')
 			lines += [f'  {b.label}: {b.judged.counts.line()} ({b.console})' for b in bad]
 			total.boots += out.boots
-	gate.summary(lines, total.counts)
+	gate_check.summary(lines, total.counts)
 	return 0 if total.counts.failed == 0 else 1
 
 

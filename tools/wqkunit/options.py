@@ -9,9 +9,9 @@ import tempfile
 import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from . import gate
 from .base.errors import WqKunitError
 from .configs import arches, board, boot_configs, kernel_versions
+from .gate import gate_check
 from .tree import series
 
 # A command line that cannot be right: exit status 2, as argparse's own.
@@ -62,7 +62,7 @@ RUN_CPUS = max(a.max_cpus for a in arches.ARCHES.values())
 RUN_WHY = f'--arch {_limits(list(arches.ARCHES))}'
 # check boots the default board and, once each, gate.OTHER_ARCHES with
 # --smp CPUs, UML with one.
-GATE_ARCHES = [n for n in (arches.DEFAULT,) + tuple(gate.OTHER_ARCHES)
+GATE_ARCHES = [n for n in (arches.DEFAULT,) + tuple(gate_check.OTHER_ARCHES)
 	       if arches.ARCHES[n].qemu_config]
 GATE_CPUS = min(arches.ARCHES[n].max_cpus for n in GATE_ARCHES)
 GATE_WHY = f'the gate boots {_limits(GATE_ARCHES)}'

@@ -11,14 +11,14 @@ import subprocess
 import tempfile
 from typing import Iterable, List, Sequence, Tuple
 
-from .base import digest_stamps, file_locks
-from .base.messages import say
-from .base.process_tree import run_tree
-from .build import runner
-from .build.kunitpy import ccache_env
-from .configs import arches
-from .steps import Step
-from .tree import series
+from ..base import digest_stamps, file_locks
+from ..base.messages import say
+from ..base.process_tree import run_tree
+from ..build import runner
+from ..build.kunitpy import ccache_env
+from ..configs import arches
+from ..tree import series
+from .gate_steps import Step
 
 # Defined for the static checks' compile only: its object is put back afterwards.
 REPORT_SYMBOL = 'CONFIG_WQ_PLACEMENT_REPORT'

@@ -8,13 +8,13 @@ import contextlib
 import os
 from typing import Callable, List, Tuple
 
-from .base import digest_stamps, repo_paths
-from .base.errors import WqKunitError
-from .base.messages import say
-from .build import runner
-from .configs import arches, boot_configs
-from .steps import Step, boots_step
-from .verdicts import splats, verdict
+from ..base import digest_stamps, repo_paths
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..build import runner
+from ..configs import arches, boot_configs
+from ..verdicts import splats, verdict
+from .gate_steps import Step, boots_step
 
 # Kept out of the series: the debug build must catch it.  It is appended
 # to the debug build only, which boots it alone after the suite.

@@ -15,20 +15,20 @@ import sys
 import time
 from typing import List, Optional, Sequence, Tuple
 
-from .base import debian_packages, repo_paths
-from .base.errors import WqKunitError
-from .base.messages import say
-from .base.phase_times import PHASES, PHASE_RUNS, phase
-from .build import runner
-from .configs import arches, boot_configs, kernel_versions, log_names
-from .evidence import claims, coverage, records
-from .gatejobs import Job, arch_job, boots_job, debug_job, guarded_job
-from .lava import lava_command, lava_job
-from .report import figures
-from .staticchecks import w1
-from .steps import Step, guarded
-from .tree import checkpatch, series
-from .verdicts import kunit_results
+from ..base import debian_packages, repo_paths
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..base.phase_times import PHASES, PHASE_RUNS, phase
+from ..build import runner
+from ..configs import arches, boot_configs, kernel_versions, log_names
+from ..evidence import claims, coverage, records
+from ..lava import lava_command, lava_job
+from ..report import figures
+from ..tree import checkpatch, series
+from ..verdicts import kunit_results
+from .boot_jobs import Job, arch_job, boots_job, debug_job, guarded_job
+from .gate_steps import Step, guarded
+from .static_checks import w1
 
 # checkpatch and kernel-doc (perl, and the modules checkpatch's SPDX check
 # imports), sparse, shellcheck, matplotlib for the tests of the report's

@@ -5,9 +5,9 @@ the gate's last lines and counted in its last."""
 from dataclasses import dataclass
 from typing import Callable, List, Sequence, Union
 
-from .base.errors import WqKunitError
-from .base.messages import say
-from .build import runner
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..build import runner
 
 
 @dataclass
