@@ -15,9 +15,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli
 from wqkunit.base import repo_paths
 from wqkunit.build import module_boot
+from wqkunit.cli import main
 from wqkunit.configs import boot_configs
 from wqkunit.tree import kernel_trees
 from wqkunit.verdicts import manifest
@@ -102,8 +102,8 @@ class FakeTreeTest(TempDirTest):
 			yield
 
 	def main(self, *argv):
-		"""cli.main(@argv): exit status, and what it printed."""
+		"""main.main(@argv): exit status, and what it printed."""
 		out = io.StringIO()
 		with redirect_stdout(out), redirect_stderr(out):
-			rc = cli.main(list(argv))
+			rc = main.main(list(argv))
 		return rc, out.getvalue()

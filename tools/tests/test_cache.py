@@ -15,9 +15,9 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, copy_tree, pack
-from wqkunit import cli
 from wqkunit.base.errors import WqKunitError
 from wqkunit.build import runner
+from wqkunit.cli import main
 from wqkunit.tree import kernel_trees, series
 
 
@@ -208,7 +208,7 @@ class FilesystemTest(TempDirTest):
 		with mock.patch.dict(os.environ, {'WQ_KUNIT_CACHE': os.path.join(self.tmp, 'c')}), \
 		     mock.patch('wqkunit.base.debian_packages.ensure'), \
 		     mock.patch('os.makedirs', side_effect=error), redirect_stderr(err):
-			rc = cli.main(['run', '--kernel', '6.1'])
+			rc = main.main(['run', '--kernel', '6.1'])
 		self.assertEqual(rc, 1)
 		self.assertEqual(err.getvalue().count('\n'), 1, err.getvalue())
 		return err.getvalue()

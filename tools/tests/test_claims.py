@@ -5,9 +5,9 @@ import os
 import shutil
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import cli, options
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.cli import arguments, options
 from wqkunit.evidence import claims
 
 LOGS = os.path.join(DATA, 'logs')
@@ -171,6 +171,6 @@ class ClaimsTest(TempDirTest):
 
 	def test_write_goes_to_the_page_unless_given_a_file(self):
 		def write(*argv):
-			return options.parse(cli.parser(), ['claims'] + list(argv)).write
+			return options.parse(arguments.parser(), ['claims'] + list(argv)).write
 		self.assertEqual((write(), write('--write'), write('--write', 'x.md')),
 				 (None, claims.PAGE, 'x.md'))

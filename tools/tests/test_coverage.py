@@ -9,9 +9,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import DATA, TempDirTest, check_generated_page
-from wqkunit import cli, options, tables
 from wqkunit.base import repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.cli import arguments, options, table_commands
 from wqkunit.evidence import claims, coverage, regressions
 from wqkunit.tree import series
 
@@ -170,7 +170,7 @@ class CoverageTest(TempDirTest):
 		pages = {}
 		for name, module in (('coverage.md', coverage), ('corpus.md', regressions)):
 			pages[module] = self.write(f'# {name}\n{module.BEGIN}\nold\n{module.END}\n', name)
-		args = options.parse(cli.parser(), ['coverage'] + list(argv))
+		args = options.parse(arguments.parser(), ['coverage'] + list(argv))
 		out = io.StringIO()
 		with mock.patch.object(coverage, 'load', return_value=[]), \
 		     mock.patch.object(coverage, 'trees', return_value={}), \
@@ -182,7 +182,7 @@ class CoverageTest(TempDirTest):
 		     mock.patch.object(coverage, 'PAGE', pages[coverage]), \
 		     mock.patch.object(regressions, 'PAGE', pages[regressions]), \
 		     redirect_stdout(out), redirect_stderr(io.StringIO()):
-			return tables.coverage_map(args), out.getvalue()
+			return table_commands.coverage_map(args), out.getvalue()
 
 	def table_in(self, name, module):
 		with open(os.path.join(self.tmp, name), encoding='utf-8') as f:

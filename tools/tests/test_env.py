@@ -12,9 +12,9 @@ from contextlib import redirect_stderr
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import cli
 from wqkunit.base import debian_packages, file_locks, repo_paths
 from wqkunit.base.errors import WqKunitError
+from wqkunit.cli import main
 
 WQ_KUNIT = os.path.join(repo_paths.TOOLS_DIR, 'wq-kunit')
 
@@ -109,7 +109,7 @@ class CommandLineTest(TempDirTest):
 	def test_error_is_reported_in_one_line(self):
 		err = io.StringIO()
 		with redirect_stderr(err):
-			rc = cli.main(['run', '--kernel', '9.9'])
+			rc = main.main(['run', '--kernel', '9.9'])
 		self.assertEqual(rc, 2)
 		self.assertEqual(err.getvalue().count('\n'), 1)
 

@@ -11,9 +11,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from unittest import mock
 
 from tests.util import TempDirTest
-from wqkunit import cli, options
 from wqkunit.base.errors import WqKunitError
 from wqkunit.build import runner
+from wqkunit.cli import arguments, main, options
 from wqkunit.configs import arches, boot_configs, kernel_versions
 from wqkunit.tree import series
 
@@ -261,10 +261,10 @@ class CommandLineTest(TempDirTest):
 			self.addCleanup(p.stop)
 
 	def main(self, argv):
-		"""cli.main(@argv): exit status, stdout, stderr."""
+		"""main.main(@argv): exit status, stdout, stderr."""
 		out, err = io.StringIO(), io.StringIO()
 		with redirect_stdout(out), redirect_stderr(err):
-			rc = cli.main(argv)
+			rc = main.main(argv)
 		return rc, out.getvalue(), err.getvalue()
 
 	def refuse(self, argv, message, status=2, command=None):
@@ -313,12 +313,12 @@ class CommandLineTest(TempDirTest):
 				    'passes arguments to kunit.py')
 
 	def test_arguments_after_the_first_dashes_go_to_kunit_py_unchanged(self):
-		args = options.parse(cli.parser(), ['run', '--kernel', '6.12', '--', '6.1', '--json',
+		args = options.parse(arguments.parser(), ['run', '--kernel', '6.12', '--', '6.1', '--json',
 						    'x', '--', '--smp'])
 		self.assertEqual((args.kernel, args.json, args.smp, args.kunit_args),
 				 ('6.12', None, None, ['6.1', '--json', 'x', '--', '--smp']))
-		self.assertEqual(options.parse(cli.parser(), ['run', '--']).kunit_args, [])
-		self.assertEqual(options.parse(cli.parser(), ['run']).kunit_args, [])
+		self.assertEqual(options.parse(arguments.parser(), ['run', '--']).kunit_args, [])
+		self.assertEqual(options.parse(arguments.parser(), ['run']).kunit_args, [])
 
 	def test_every_count_is_one_or_more(self):
 		for argv in (['run', '--jobs', '0'], ['run', '--timeout', '-1'],

@@ -1,18 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The generated tables and their pages: the claims table (docs/claims.md),
-the coverage map and the regression corpus (docs/coverage.md,
-docs/corpus.md), printed or written between their markers."""
+"""The commands of what the last runs recorded: the generated tables and
+their pages (claims: docs/claims.md; coverage, the map and the regression
+corpus: docs/coverage.md, docs/corpus.md), printed or written between
+their markers; records; and manifest, the last gate against
+kunit/expected/."""
 
 import argparse
 import json
 import os
 import sys
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
-from .base import repo_paths
-from .base.errors import WqKunitError
-from .base.messages import say
-from .evidence import claims, coverage, records, regressions
+from ..base import repo_paths
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..configs import log_names
+from ..evidence import claims, coverage, records, regressions
+from ..verdicts import manifest
 
 
 def _table(text: str, page: Optional[str], what: str,
@@ -80,3 +84,34 @@ def records_cmd(args: argparse.Namespace) -> int:
 		sys.stdout.write(json.dumps(records.summarise(logs, records.committed()), indent=1,
 					    sort_keys=True) + '\n')
 	return 0
+
+
+def manifest_cmd(args: argparse.Namespace) -> int:
+	"""Compare the last gate's results with kunit/expected/, or write it
+	from them."""
+	logs = os.path.join(repo_paths.cache_dir(), 'logs')
+	if claims.gate_args(logs).get('smp') != log_names.DEFAULT_CPUS:
+		raise WqKunitError(f'the last gate booted with --smp {claims.gate_args(logs).get("smp")}: '
+				   f'the manifest records each board with its own CPU count')
+	runs = claims.gate_runs(logs, filtered=True)
+	wrong = 0
+	for name, done in sorted(runs.items()):
+		got = {boot: run.results for boot, run in done.items()}
+		if args.write:
+			path = manifest.write(name, got)
+			say(f'wrote {path}: {len(done)} boot configurations')
+			continue
+		for boot in sorted(got):
+			want = manifest.expected(name, boot)
+			if want is None:
+				problems = [f'no [{boot}] in kunit/expected/{name}.ini']
+				notes: List[str] = []
+			else:
+				bad, notes = manifest.compare(want, got[boot])
+				problems = [f'{result} {how}' for result, how in bad.items()]
+			wrong += len(problems)
+			for line in problems + notes:
+				print(f'  {name} [{boot}]: {line}')
+	if not args.write:
+		say(f'the last gate and kunit/expected/: {wrong or "no"} differences that fail the gate')
+	return 1 if wrong else 0

@@ -1,19 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-"""wq-kunit's command line: parse the arguments, dispatch to commands."""
+"""wq-kunit's command line: every command with its options and help, each
+dispatching to its handler."""
 
 import argparse
 import os
-import signal
 import subprocess
-import sys
-from typing import List, Optional
 
-from . import commands, options, tables
-from .base import repo_paths
-from .base.errors import WqKunitError
-from .configs import arches
-from .evidence import claims, coverage, faults, regressions
-from .lava import lava_command, lava_job
+from ..base import repo_paths
+from ..configs import arches
+from ..evidence import claims, coverage, faults, regressions
+from ..lava import lava_command, lava_job
+from . import evidence_commands, options, run_commands, table_commands
 
 
 def version() -> str:
@@ -54,7 +51,7 @@ def parser() -> argparse.ArgumentParser:
 		p.set_defaults(func=func)
 		return p
 
-	run = command('run', commands.run, 'build the suite into a kernel and boot it',
+	run = command('run', run_commands.run, 'build the suite into a kernel and boot it',
 		      'Unpack linux-source-VERSION into the cache (or use --tree), apply '
 		      'the series, build with the tree\'s kunit.py for arm, boot QEMU, print '
 		      'each result as the guest does. Exit 0 only if every boot passed. '
@@ -85,7 +82,7 @@ def parser() -> argparse.ArgumentParser:
 			      'suite, \'workqueue_percpu.*\' one suite, '
 			      '\'workqueue_percpu.queue_work_on_runs_on_named_cpu\' one case')
 
-	check = command('check', commands.check,
+	check = command('check', run_commands.check,
 			'the project\'s gate: tools tests, every kernel, style',
 			'Run the tools\' own tests; the suite on every supported kernel '
 			'version in every boot configuration, with W=1 on the test code; '
@@ -99,7 +96,7 @@ def parser() -> argparse.ArgumentParser:
 	check.add_argument('--no-debug', action='store_true',
 			   help='skip the debug build of each version')
 
-	soak = command('soak', commands.soak, 'boot the suite many times to find flakes',
+	soak = command('soak', run_commands.soak, 'boot the suite many times to find flakes',
 		       'Build each kernel once, then boot the suite --runs times per boot '
 		       'configuration and CPU count, optionally with every host core busy, '
 		       'and report every failed boot with its console.')
@@ -114,7 +111,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(soak)
 	options.timeout(soak, 300)
 
-	mut = command('mutate', commands.mutation,
+	mut = command('mutate', evidence_commands.mutation,
 		      'show that every plausible CPU-selection regression fails a case',
 		      'Boot the unmutated kernel first in every configuration the mutants '
 		      'need (the run stops if it fails); then for each mutant of '
@@ -139,7 +136,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(mut, 2)
 	options.timeout(mut, 120)
 
-	ben = command('bench', commands.measure, 'measure every phase, per kernel',
+	ben = command('bench', evidence_commands.measure, 'measure every phase, per kernel',
 		      'Per kernel: configure, cold build, wall and CPU time (and a plain '
 		      'CONFIG_KUNIT=y kunit.py --arch=arm kernel for comparison), warm '
 		      'rebuild with nothing changed, rebuild after touching the test file, '
@@ -156,7 +153,7 @@ def parser() -> argparse.ArgumentParser:
 	ben.add_argument('--output', metavar='FILE',
 			 help='the table (default: bench.md in the cache)')
 
-	rep = command('report', commands.placement,
+	rep = command('report', evidence_commands.placement,
 		      'how often periodic work wakes an idle CPU, per mode: tables and figures',
 		      'Build the kernel with the placement report (CONFIG_WQ_PLACEMENT_REPORT, '
 		      'which asserts nothing) and boot it with power-efficient mode off and on; '
@@ -171,7 +168,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(rep)
 	options.timeout(rep, 300)
 
-	table = command('claims', tables.claims_table,
+	table = command('claims', table_commands.claims_table,
 			'print the claims table from the last gate run',
 			'Settle each claim of kunit/claims.ini per kernel from the JSON and '
 			'consoles that the last gate (wq-kunit check) recorded, and print '
@@ -180,7 +177,7 @@ def parser() -> argparse.ArgumentParser:
 			   help='replace the table between the claims markers in FILE '
 				f'(default: {os.path.relpath(claims.PAGE, repo_paths.REPO)})')
 
-	rec = command('records', tables.records_cmd,
+	rec = command('records', table_commands.records_cmd,
 		      'the records behind the figures the README and cover letter quote',
 		      'Sum up the records the last gate (its time), mutate and faults left in '
 		      'the cache\'s logs, over kunit/records.json, and print them; with '
@@ -188,7 +185,7 @@ def parser() -> argparse.ArgumentParser:
 		      'checks the quoted figures against.')
 	rec.add_argument('--write', action='store_true', help='update kunit/records.json')
 
-	alls = command('alltests', commands.all_tests,
+	alls = command('alltests', evidence_commands.all_tests,
 		       'all-tests builds with and without the series, compared',
 		       'Build the tree with CONFIG_KUNIT_ALL_TESTS=y twice, with the series '
 		       'and without it, boot each once and compare every result, case '
@@ -201,7 +198,7 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(alls)
 	options.timeout(alls, 600)
 
-	cov = command('coverage', tables.coverage_map,
+	cov = command('coverage', table_commands.coverage_map,
 		      'check the coverage map and print its table from the last gate run',
 		      'Check kunit/coverage.ini against the workqueue interface of every '
 		      'supported kernel tree (a name with no entry, or an entry naming '
@@ -211,13 +208,13 @@ def parser() -> argparse.ArgumentParser:
 		      'with --write put them into their pages.')
 	cov.add_argument('--check', action='store_true',
 			 help='only check the map against the trees; no gate logs needed')
-	cov.add_argument('--write', metavar='FILE', nargs='?', const=tables.PAGES,
+	cov.add_argument('--write', metavar='FILE', nargs='?', const=table_commands.PAGES,
 			 help='replace the coverage and the corpus tables between their '
 			      'markers in FILE, each that FILE has (default: each in its '
 			      'page, %s and %s)' % tuple(os.path.relpath(p, repo_paths.REPO)
 							for p in (coverage.PAGE, regressions.PAGE)))
 
-	man = command('manifest', commands.manifest_cmd,
+	man = command('manifest', table_commands.manifest_cmd,
 		      'compare the last gate with the expected results, or record them',
 		      'kunit/expected/KEY.ini holds, per build and boot configuration, '
 		      'each result and whether it must pass or may skip; the gate fails '
@@ -228,7 +225,7 @@ def parser() -> argparse.ArgumentParser:
 	man.add_argument('--write', action='store_true',
 			 help='write kunit/expected/ from the last gate')
 
-	fau = command('faults', commands.fault_injection,
+	fau = command('faults', evidence_commands.fault_injection,
 		      'make each case fail and check the kernel is left as found',
 		      'Build the suite once with fault hooks (kept out of the series), '
 		      'boot it without a fault in each configuration that changes global '
@@ -268,41 +265,3 @@ def parser() -> argparse.ArgumentParser:
 	options.jobs(lav)
 	options.timeout(lav, 300)
 	return top
-
-
-def _terminated(_signum, _frame) -> None:
-	"""SIGTERM (a CI job's timeout, say) or SIGHUP (its terminal gone)
-	ends a run as Ctrl-C does: the files it changed are put back and
-	kunit.py, make and QEMU, in process groups of their own which neither
-	signal reaches, end with it (process_tree.run_tree())."""
-	raise KeyboardInterrupt
-
-
-def main(argv: Optional[List[str]] = None) -> int:
-	"""Run the command @argv (default: the process's arguments) names;
-	its exit status (see the epilog of --help)."""
-	signal.signal(signal.SIGTERM, _terminated)
-	if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:	# nohup's
-		signal.signal(signal.SIGHUP, _terminated)
-	argv = list(sys.argv[1:] if argv is None else argv)
-	try:
-		try:
-			# Alone, the command says what it can do.
-			args = options.parse(parser(), argv or ['--help'])
-		except SystemExit as e:		# --help, printed
-			return e.code if isinstance(e.code, int) else 0
-		return args.func(args)
-	except options.Usage as e:
-		print(e.line(), file=sys.stderr)
-		return options.USAGE
-	except WqKunitError as e:
-		print(f'wq-kunit: error: {e}', file=sys.stderr)
-		return 1
-	except OSError as e:
-		# A read-only or full cache, say: one line, not a traceback.
-		where = f'{e.filename}: ' if e.filename else ''
-		print(f'wq-kunit: error: {where}{e.strerror or e}', file=sys.stderr)
-		return 1
-	except KeyboardInterrupt:
-		print('wq-kunit: interrupted', file=sys.stderr)
-		return 130

@@ -9,10 +9,10 @@ import tempfile
 import textwrap
 from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
-from .base.errors import WqKunitError
-from .configs import arches, board, boot_configs, kernel_versions
-from .gate import gate_check
-from .tree import series
+from ..base.errors import WqKunitError
+from ..configs import arches, board, boot_configs, kernel_versions
+from ..gate import gate_check
+from ..tree import series
 
 # A command line that cannot be right: exit status 2, as argparse's own.
 USAGE = 2
@@ -57,7 +57,7 @@ def _limits(names: Sequence[str]) -> str:
 
 
 # run: up to the most of any --arch; that --arch's own bound is checked
-# by commands.run before anything else.
+# by run_commands.run before anything else.
 RUN_CPUS = max(a.max_cpus for a in arches.ARCHES.values())
 RUN_WHY = f'--arch {_limits(list(arches.ARCHES))}'
 # check boots the default board and, once each, gate.OTHER_ARCHES with
@@ -205,3 +205,18 @@ def _can_write_in(directory: str) -> bool:
 	except OSError:
 		return False
 	return True
+
+
+def versions(args: argparse.Namespace) -> List[str]:
+	"""--kernel's version, checked, or every supported one."""
+	return [kernel_versions.check(args.kernel)] if args.kernel else kernel_versions.supported()
+
+
+def writable(path: Optional[str], option: str) -> None:
+	"""A file @path can be written: its directory exists and is ours to
+	write, checked before any work that ends in writing it."""
+	if not path:
+		return
+	folder = os.path.dirname(os.path.abspath(path))
+	if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+		raise WqKunitError(f'{option} {path}: cannot write to {folder}')

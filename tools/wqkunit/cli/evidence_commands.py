@@ -1,96 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What each wq-kunit command does, from its parsed arguments."""
+"""The commands that gather evidence and figures: mutate, bench,
+alltests, report and faults, from their parsed arguments."""
 
 import argparse
 import os
 import sys
 import time
-from typing import List, Optional
+from typing import List
 
-from .base import cpu_hogs, debian_packages, repo_paths
-from .base.errors import WqKunitError
-from .base.messages import say
-from .build import runner
-from .configs import arches, board, boot_configs, kernel_versions, log_names
-from .evidence import alltests, bench, claims, faults, mutate
-from .gate import gate_check
-from .options import Usage
-from .report import figures, placement_report, write_report
-from .tree import kernel_trees
-from .verdicts import manifest
-
-RUN = 'wq-kunit run'	# the command whose --help a refusal of run points to
-
-
-def _versions(args: argparse.Namespace) -> List[str]:
-	"""--kernel's version, checked, or every supported one."""
-	return [kernel_versions.check(args.kernel)] if args.kernel else kernel_versions.supported()
-
-
-def run(args: argparse.Namespace) -> int:
-	# What the command line alone tells wrong first, before apt-cache or a tree.
-	arch = arches.get(args.arch)
-	smp = args.smp or min(arch.cpus, arch.max_cpus)
-	if smp > arch.max_cpus:
-		most = f'1 to {arch.max_cpus} CPUs' if arch.max_cpus > 1 else 'one CPU'
-		raise Usage(f'--arch {arch.name} boots {most}, not {smp}', RUN)
-	if args.debug and arch.name != arches.DEFAULT:
-		raise Usage(f'--debug is the {arches.DEFAULT} debug build: not with --arch {arch.name}', RUN)
-	if args.tree and args.kernel:
-		raise Usage('--kernel and --tree exclude each other', RUN)
-	_writable(args.json, '--json')
-	if args.tree and args.build_dir and _inside(args.build_dir,
-						    os.path.join(repo_paths.cache_dir(), 'build')):
-		raise Usage('--build-dir: the cache\'s build directories belong to its own '
-			    'trees; give --tree a build directory outside it', RUN)
-	if args.tree:
-		tree = kernel_trees.check_tree(args.tree)
-		version = kernel_trees.tree_version(tree)
-	else:
-		tree = None
-		version = kernel_versions.check(args.kernel) if args.kernel else kernel_versions.default_version()
-	req = runner.BuildRequest(version, tree, args.debug, args.build_dir, args.jobs,
-				  arch=arch.name)
-	out = runner.run(req, runner.ExecRequest(boot_configs.select(args.boot, version, arch=arch.name),
-						 args.timeout,
-						 (smp,), kunit_args=args.kunit_args,
-						 json=args.json,
-						 board=board.HOMOGENEOUS if args.homogeneous
-						 else arch.board))
-	print(out.counts.line())
-	return 0 if out.counts.failed == 0 else 1
-
-
-def check(args: argparse.Namespace) -> int:
-	ok = gate_check.check(args.boot, args.jobs, args.timeout, args.smp, not args.no_debug)
-	return 0 if ok else 1
-
-
-def soak(args: argparse.Namespace) -> int:
-	versions = _versions(args)
-	selected = {v: boot_configs.select(args.boot, v) for v in versions}
-	total = runner.Outcome()
-	lines = []
-	with cpu_hogs.hogs(args.load) as hogs:
-		if hogs:
-			say(f'host load: {hogs} busy processes')
-		for version in versions:
-			out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
-					 runner.ExecRequest(selected[version], args.timeout, args.smp,
-							    args.runs))
-			bad = [b for b in out.boots if not b.judged.passed]
-			lines.append(f'soak {version}: {len(out.boots)} boots '
-				     f'(CPUs {",".join(map(str, args.smp))}, '
-				     f'{"under" if hogs else "without"} host load), '
-				     f'{len(bad)} with failures')
-			lines += [f'  {b.label}: {b.judged.counts.line()} ({b.console})' for b in bad]
-			total.boots += out.boots
-	gate_check.summary(lines, total.counts)
-	return 0 if total.counts.failed == 0 else 1
+from ..base import debian_packages, repo_paths
+from ..base.errors import WqKunitError
+from ..base.messages import say
+from ..build import runner
+from ..configs import board, boot_configs, kernel_versions
+from ..evidence import alltests, bench, faults, mutate
+from ..report import figures, placement_report, write_report
+from . import options
 
 
 def mutation(args: argparse.Namespace) -> int:
-	versions = _versions(args)
+	versions = options.versions(args)
 	catalogue = {v: mutate.load(v) for v in versions}
 	unknown = set(args.only or ()) - {m.name for ms in catalogue.values() for m in ms}
 	if unknown:
@@ -145,24 +74,9 @@ def mutation(args: argparse.Namespace) -> int:
 	return 0 if ok else 1
 
 
-def _writable(path: Optional[str], option: str) -> None:
-	"""A file @path can be written: its directory exists and is ours to
-	write, checked before any work that ends in writing it."""
-	if not path:
-		return
-	folder = os.path.dirname(os.path.abspath(path))
-	if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-		raise WqKunitError(f'{option} {path}: cannot write to {folder}')
-
-
-def _inside(path: str, folder: str) -> bool:
-	path, folder = os.path.realpath(path), os.path.realpath(folder)
-	return path == folder or path.startswith(folder + os.sep)
-
-
 def measure(args: argparse.Namespace) -> int:
-	versions = _versions(args)
-	_writable(args.output, '--output')
+	versions = options.versions(args)
+	options.writable(args.output, '--output')
 	measured = {}
 	for version in versions:
 		with runner.prepared(runner.BuildRequest(version, jobs=args.jobs)) as kunit:
@@ -191,7 +105,7 @@ def all_tests(args: argparse.Namespace) -> int:
 
 def placement(args: argparse.Namespace) -> int:
 	results = {}
-	versions = _versions(args)
+	versions = options.versions(args)
 	debian_packages.ensure([figures.PACKAGE], say)
 	for version in versions:
 		out = runner.run(runner.BuildRequest(version, jobs=args.jobs),
@@ -222,7 +136,7 @@ def _report(done: runner.Boot) -> List[placement_report.Config]:
 
 
 def fault_injection(args: argparse.Namespace) -> int:
-	versions = _versions(args)
+	versions = options.versions(args)
 	names = args.boot or list(faults.CONFIGS)
 	configs = {v: [b for n in names for b in boot_configs.select(n, v)] for v in versions}
 	lines, done = [], []
@@ -240,34 +154,3 @@ def fault_injection(args: argparse.Namespace) -> int:
 		print(line)
 	print(faults.total(done))
 	return 0 if all(i.outcome == faults.CONTAINED for i in done) else 1
-
-
-def manifest_cmd(args: argparse.Namespace) -> int:
-	"""Compare the last gate's results with kunit/expected/, or write it
-	from them."""
-	logs = os.path.join(repo_paths.cache_dir(), 'logs')
-	if claims.gate_args(logs).get('smp') != log_names.DEFAULT_CPUS:
-		raise WqKunitError(f'the last gate booted with --smp {claims.gate_args(logs).get("smp")}: '
-				   f'the manifest records each board with its own CPU count')
-	runs = claims.gate_runs(logs, filtered=True)
-	wrong = 0
-	for name, done in sorted(runs.items()):
-		got = {boot: run.results for boot, run in done.items()}
-		if args.write:
-			path = manifest.write(name, got)
-			say(f'wrote {path}: {len(done)} boot configurations')
-			continue
-		for boot in sorted(got):
-			want = manifest.expected(name, boot)
-			if want is None:
-				problems = [f'no [{boot}] in kunit/expected/{name}.ini']
-				notes: List[str] = []
-			else:
-				bad, notes = manifest.compare(want, got[boot])
-				problems = [f'{result} {how}' for result, how in bad.items()]
-			wrong += len(problems)
-			for line in problems + notes:
-				print(f'  {name} [{boot}]: {line}')
-	if not args.write:
-		say(f'the last gate and kunit/expected/: {wrong or "no"} differences that fail the gate')
-	return 1 if wrong else 0
