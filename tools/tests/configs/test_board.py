@@ -11,12 +11,12 @@ import sys
 import unittest
 
 from tests.util import TempDirTest
+from wqkunit.base import repo_paths
 from wqkunit.configs import board
 from wqkunit.evidence import mutate
 from wqkunit.verdicts import verdict
 
-BOARD = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-	os.path.abspath(__file__)))), 'kunit', 'qemu_arm_smp.py')
+BOARD = os.path.join(repo_paths.KUNIT_DIR, 'qemu_arm_smp.py')
 
 
 class BoardTest(TempDirTest):

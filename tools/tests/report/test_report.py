@@ -9,7 +9,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from tests.util import DATA, TempDirTest, has_matplotlib
-from wqkunit.base import debian_python
+from wqkunit.base import debian_python, repo_paths
 from wqkunit.base.errors import WqKunitError
 from wqkunit.report import figures, placement_report, write_report
 
@@ -201,7 +201,7 @@ class SampleTest(unittest.TestCase):
 	"""docs/report.md's reading of the recorded sample is the sample's."""
 
 	def test_verdicts_quoted_are_the_samples(self):
-		root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+		root = repo_paths.REPO
 		with open(os.path.join(root, 'docs', 'report.md'), encoding='utf-8') as f:
 			page = ' '.join(f.read().split())
 		with open(os.path.join(root, 'kunit', 'report', 'sample.md'), encoding='utf-8') as f:
