@@ -20,6 +20,7 @@ from wqkunit.configs import arches, board, boot_configs, log_names
 from wqkunit.evidence import claims
 from wqkunit.gate import boot_jobs, gate_check
 from wqkunit.gate import static_checks
+from wqkunit.lava import lava_job
 from wqkunit.tree import series
 from wqkunit.verdicts import kunit_results
 from wqkunit.verdicts import splats, verdict
@@ -96,11 +97,14 @@ class GateTest(TempDirTest):
 			  mock.patch('wqkunit.build.runner.built', FakeRun().built)):
 			p.start()
 			self.addCleanup(p.stop)
-		# Every step but the boots passes, unless a test puts it back.
+		# Every step but the boots passes, unless a test puts it back;
+		# LAVA's schema needs Debian's lava-common, which lava/test_lava.py
+		# checks the jobs against where it is installed.
 		self.passing = dict(OTHER_ARCHES=('arm64',), tools_tests=lambda: True,
 				    w1=lambda version, tree: gate_check.Step(f'W=1 {version}', True),
 				    style=lambda tree: gate_check.Step('checkpatch and shellcheck', True),
-				    coverage_map=lambda: gate_check.Step('coverage map', True))
+				    coverage_map=lambda: gate_check.Step('coverage map', True),
+				    lava_jobs=lambda: gate_check.Step('LAVA jobs', True))
 
 	def gate(self, smp=8, **steps):
 		"""gate_check.check with @steps over the passing ones: the failed count
@@ -171,6 +175,24 @@ class GateTest(TempDirTest):
 		self.assertEqual(failed, 1)
 		self.assertEqual(self.failed_steps(lines),
 				 ['  FAILED step: coverage map (1 problems, listed above)'])
+
+	def test_lava_step_checks_every_example_job(self):
+		with mock.patch.object(gate_check.lava_command, 'validate') as validate, \
+		     redirect_stdout(io.StringIO()):
+			step = gate_check.lava_jobs()
+		self.assertTrue(step.ok)
+		files = validate.call_args.args[0]
+		self.assertEqual(len(files), 2 * len(lava_job.BOARDS))
+		self.assertTrue(all(f.startswith(lava_job.EXAMPLES) for f in files), files)
+
+	def test_lava_jobs_the_schema_refuses_fail_the_gate(self):
+		refused = WqKunitError('LAVA\'s schema refuses x.yaml: not a job')
+		with mock.patch.object(gate_check.lava_command, 'validate', side_effect=refused):
+			failed, lines = self.gate(lava_jobs=gate_check.lava_jobs)
+		self.assertEqual(failed, 1)
+		self.assertEqual(self.failed_steps(lines),
+				 ['  FAILED step: LAVA jobs (could not run: LAVA\'s schema refuses x.yaml: '
+				  'not a job)'])
 
 	def test_a_step_that_cannot_run_fails_and_the_gate_goes_on(self):
 		def cannot(version, tree):

@@ -91,7 +91,9 @@ class JobTest(TempDirTest):
 				 '    e: []\nf: {}\n')
 
 
-@unittest.skipUnless(debian_python.has('lava_common.schemas'), 'needs Debian\'s lava-common (the gate installs it)')
+@unittest.skipUnless(debian_python.has('lava_common.schemas'),
+		     'Debian\'s lava-common (LAVA\'s schema, with python3-voluptuous) is not '
+		     'installed for /usr/bin/python3: apt-get install lava-common (the gate does)')
 class SchemaTest(TempDirTest):
 	def test_jobs_and_device_pass_lavas_schema(self):
 		job = os.path.join(self.tmp, 'job.yaml')
