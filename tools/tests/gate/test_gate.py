@@ -18,12 +18,10 @@ from wqkunit.base.errors import WqKunitError
 from wqkunit.build import runner
 from wqkunit.configs import arches, board, boot_configs, log_names
 from wqkunit.evidence import claims
-from wqkunit.gate import boot_jobs, gate_check
-from wqkunit.gate import static_checks
+from wqkunit.gate import boot_jobs, gate_check, static_checks
 from wqkunit.lava import lava_job
 from wqkunit.tree import series
-from wqkunit.verdicts import kunit_results
-from wqkunit.verdicts import splats, verdict
+from wqkunit.verdicts import kunit_results, splats, verdict
 
 LOGS = os.path.join(DATA, 'logs')
 COUNT = re.compile(r'^\d+ passed, (\d+) failed, \d+ skipped$')

@@ -18,8 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..base import digest_stamps, repo_paths
 from ..base.errors import WqKunitError
 from ..base.process_tree import run_tree
-from ..configs import arches
-from ..configs import board as board_mod
+from ..configs import arches, board as board_mod
 from ..verdicts import ktap
 from . import build_progress
 
