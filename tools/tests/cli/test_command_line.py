@@ -11,6 +11,7 @@ from tests.util import TempDirTest
 from wqkunit.build import runner
 from wqkunit.cli import arguments, main, options
 from wqkunit.configs import arches, boot_configs
+from wqkunit.evidence import mechanical_mutants
 
 
 class CommandLineTest(TempDirTest):
@@ -157,7 +158,8 @@ class CommandLineTest(TempDirTest):
 		self.refuse(['soak', '--kernel'], 'argument --kernel: expected one argument')
 		self.refuse(['frobnicate'], "argument COMMAND: invalid choice: 'frobnicate' "
 			    "(choose from 'run', 'check', 'soak', 'mutate', 'bench', 'report', "
-			    "'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'lava')", command='')
+			    "'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'campaign', "
+			    "'lava')", command='')
 
 	def test_what_the_command_line_names_must_exist(self):
 		self.refuse(['run', '--kernel', '9.9'], "unknown kernel version '9.9': supported "
@@ -171,6 +173,11 @@ class CommandLineTest(TempDirTest):
 			    "boot configuration 'unbound-cpus' does not apply to 6.1 (only 6.12+)")
 		self.refuse(['mutate', '--kernel', '6.1', '--only', 'nope'],
 			    'no mutant named nope for 6.1', status=1)
+		self.refuse(['campaign', '--function', 'nope'],
+			    'nope: neither a group nor a function of kunit/surface.ini')
+		self.refuse(['campaign', '--operator', 'nope'], "argument --operator: invalid "
+			    "choice: 'nope' (choose from " + ', '.join(
+				    repr(op.name) for op in mechanical_mutants.OPERATORS) + ')')
 
 	def test_options_that_do_not_apply_are_refused_first(self):
 		self.refuse(['run', '--homogeneous', '--arch', 'x86_64'],
@@ -194,7 +201,8 @@ class CommandLineTest(TempDirTest):
 
 	def test_help_still_works_on_every_command(self):
 		for command in ('', 'run', 'check', 'soak', 'mutate', 'bench', 'report',
-				'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'lava'):
+				'claims', 'records', 'alltests', 'coverage', 'manifest', 'faults', 'campaign',
+				'lava'):
 			rc, out, err = self.main([command, '--help'] if command else ['--help'])
 			self.assertEqual((rc, err), (0, ''), command)
 			self.assertTrue(out.startswith(f'usage: wq-kunit {command}'.rstrip()), out)

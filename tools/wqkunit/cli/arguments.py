@@ -10,7 +10,7 @@ from ..base import repo_paths
 from ..configs import arches
 from ..evidence import claims, coverage, faults, regressions
 from ..lava import lava_command, lava_job
-from . import evidence_commands, options, run_commands, table_commands
+from . import campaign_command, evidence_commands, options, run_commands, table_commands
 
 
 def version() -> str:
@@ -243,6 +243,8 @@ def parser() -> argparse.ArgumentParser:
 			 help='inject into this case only (repeatable)')
 	options.jobs(fau)
 	options.timeout(fau, 120)
+
+	campaign_command.arguments(command)
 
 	lav = command('lava', lava_command.lava_jobs,
 		      'write a LAVA job for QEMU or a real board, and run the QEMU one',

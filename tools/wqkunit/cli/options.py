@@ -11,6 +11,7 @@ from typing import Callable, List, NoReturn, Optional, Sequence, Union
 
 from ..base.errors import WqKunitError
 from ..configs import arches, board, boot_configs, kernel_versions
+from ..evidence import mechanical_mutants
 from ..gate import gate_check
 from ..tree import series
 
@@ -169,7 +170,8 @@ def named(args: argparse.Namespace, prog: str) -> None:
 	"""What @args name must exist and apply, or the command line is bad,
 	refused before anything is done: the kernel version, the boot
 	configuration (for that version, if one is named), the cases of
-	--case, --homogeneous's board, --out's directory."""
+	--case, --homogeneous's board, campaign's groups and functions, --out's
+	directory."""
 	kernel = getattr(args, 'kernel', None)
 	boot = getattr(args, 'boot', None)
 	try:
@@ -189,6 +191,14 @@ def named(args: argparse.Namespace, prog: str) -> None:
 	if unknown:
 		raise Usage(f'--case {unknown[0]}: no such case in the series (a case name, '
 			    f'without suite or parameter)', prog)
+	groups, functions = getattr(args, 'group', None), getattr(args, 'function', None)
+	if groups or functions:
+		surface = mechanical_mutants.surface()
+		bad = sorted(set(groups or ()) - {g.name for g in surface}) + \
+			sorted(set(functions or ()) - {f for g in surface for f in g.functions})
+		if bad:
+			raise Usage(f'{bad[0]}: neither a group nor a function of kunit/surface.ini',
+				    prog)
 	out = getattr(args, 'out', None)
 	if out and not _can_write_in(out):
 		raise Usage(f'--out {out}: not a directory that can be written or made', prog)

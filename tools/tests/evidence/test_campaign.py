@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The mechanical mutants and their campaign: the rules Coccinelle runs,
+the surface, the record a campaign resumes from, and the published
+figures."""
+
+import os
+import shutil
+import unittest
+
+from tests.util import TempDirTest
+from wqkunit.base.errors import WqKunitError
+from wqkunit.evidence import campaign, campaign_figures as figures, mutate
+from wqkunit.evidence import mechanical_mutants as mm
+
+SPATCH = shutil.which('spatch')
+SOURCE = '''static int pick(int cpu)
+{
+	if (cpu < 0)
+		cpu = cpumask_first(cpu_online_mask);
+	return cpu;
+}
+'''
+
+
+class RulesTest(unittest.TestCase):
+	def test_the_finder_is_the_rule_without_its_changes(self):
+		op = mm.BY_NAME['cond-negate']
+		finder = mm.finder(op)
+		self.assertNotIn('\n+', finder)
+		self.assertNotIn('\n-', finder)
+		self.assertIn(' E@p', finder)
+		self.assertIn('print("SITE', finder)
+
+	def test_a_transform_is_bound_to_one_position(self):
+		op = mm.BY_NAME['mask-cpu_online_mask']
+		rule = mm.transform(op, dict(op.variants)['cpu_possible_mask'], 12, 34)
+		self.assertIn('p[0].line == "12" and p[0].column == "34"', rule)
+		self.assertIn('- cpu_online_mask@p\n+ cpu_possible_mask', rule)
+		self.assertNotIn('position p;', rule)
+
+	def test_every_operator_has_a_position_and_distinct_variants(self):
+		for op in mm.OPERATORS:
+			self.assertIn('position p;', op.rule, op.name)
+			names = [v for v, _ in op.variants]
+			self.assertEqual(len(names), len(set(names)), op.name)
+
+	def test_a_mutant_name_says_operator_variant_function_and_place(self):
+		m = mm.Mutant('g', 'kernel/workqueue.c', 'kick_pool', 10, 4, 'cpu-arg', 'unbound')
+		self.assertEqual(m.name, 'cpu-arg=unbound@kick_pool:10:4')
+
+
+class SurfaceTest(TempDirTest):
+	def test_the_surface_has_groups_with_files_functions_and_screens(self):
+		groups = mm.surface()
+		self.assertIn('queueing', [g.name for g in groups])
+		for g in groups:
+			self.assertTrue(g.functions and g.screen and g.file.endswith('.c'), g.name)
+
+	def test_a_group_without_a_key_is_refused(self):
+		path = os.path.join(self.tmp, 's.ini')
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write('[g]\nfile = a.c\n')
+		with self.assertRaisesRegex(WqKunitError, "a group without 'functions'"):
+			mm.surface(path)
+
+
+@unittest.skipUnless(SPATCH, 'spatch is missing (Debian package coccinelle)')
+class SpatchTest(TempDirTest):
+	def test_sites_and_mutants_come_from_coccinelle(self):
+		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
+			f.write(SOURCE + SOURCE.replace('pick', 'other'))
+		group = mm.Group('g', 'a.c', ('pick',), ('default',))
+		found = mm.sites(self.tmp, [group], (mm.BY_NAME['cond-negate'], mm.BY_NAME['any-first']))
+		names = [m.name for m in found]
+		self.assertIn('cond-negate@pick:3:5', names)
+		self.assertIn('any-first@pick:4:8', names)
+		self.assertEqual({m.function for m in found}, {'pick'})
+		negate = found[names.index('cond-negate@pick:3:5')]
+		self.assertIn('+\tif (!(cpu < 0))', mm.diff(self.tmp, negate))
+
+
+class RecordTest(TempDirTest):
+	def test_a_missing_record_is_empty_and_a_saved_one_reads_back(self):
+		path = os.path.join(self.tmp, campaign.RECORD)
+		self.assertEqual(campaign.load(path), {'sources': {}, 'mutants': {}})
+		campaign.save(path, {'sources': {'a.c': 'x'}, 'mutants': {'m': {'outcome': 'killed'}}})
+		self.assertEqual(campaign.load(path)['mutants'], {'m': {'outcome': 'killed'}})
+
+	def test_a_broken_record_is_refused_with_its_path(self):
+		path = os.path.join(self.tmp, campaign.RECORD)
+		with open(path, 'w', encoding='utf-8') as f:
+			f.write('{')
+		with self.assertRaisesRegex(WqKunitError, 'cannot read the campaign record'):
+			campaign.load(path)
+
+
+def _entry(function, operator, outcome):
+	return {'function': function, 'operator': operator, 'outcome': outcome}
+
+
+class FiguresTest(TempDirTest):
+	RECORD = {'a': _entry('kick_pool', 'cond-negate', mutate.KILLED),
+		  'b': _entry('kick_pool', 'cond-drop', mutate.SURVIVED),
+		  'c': _entry('kick_pool', 'cond-drop', mutate.SURVIVED),
+		  'd': _entry('__queue_work', 'cond-drop', mutate.NO_BUILD),
+		  'e': _entry('__queue_work', 'cpu-arg', campaign.NOT_RUN)}
+
+	def test_each_verdict_lands_in_one_column(self):
+		rows = figures.counts(self.RECORD, {'b': 'no guest sees it'}, 'function')
+		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3,
+						     'killed': 1, 'equivalent': 1, 'open': 1})
+		self.assertEqual(rows['__queue_work'], {'generated': 2, 'run': 1, 'built': 0,
+							'killed': 0, 'equivalent': 0, 'open': 0})
+
+	def test_open_mutants_are_the_survivors_without_an_argument(self):
+		self.assertEqual(figures.open_mutants({'6.12': self.RECORD}, {'6.12': {'b': 'x'}}),
+				 [('6.12', 'c')])
+
+	def test_the_table_goes_between_the_markers(self):
+		doc = f'x\n{figures.BEGIN}\nold\n{figures.END}\ny\n'
+		self.assertEqual(figures.replace(doc, 'new\n'), f'x\n{figures.BEGIN}\nnew\n{figures.END}\ny\n')
+		with self.assertRaises(WqKunitError):
+			figures.replace('no markers', 'new\n')
+
+	def test_the_published_table_is_the_one_the_records_give(self):
+		with open(os.path.join(os.path.dirname(figures.PUBLISHED), '..', 'docs', 'mutation.md'),
+			  encoding='utf-8') as f:
+			doc = f.read()
+		body = figures.table(figures.published(), figures.equivalents())
+		self.assertEqual(figures.replace(doc, body), doc)

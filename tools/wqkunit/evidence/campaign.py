@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A mutation campaign over the mechanical mutants (mechanical_mutants.py):
+each mutant is applied to the prepared tree, built once and booted first
+in its group's screening configurations (kunit/surface.ini), where the
+cases that exercise its function run; only if no case fails there does
+the same build boot every other configuration of the architecture.
+Each verdict is recorded as soon as it is known, so a campaign stopped
+anywhere resumes where it stopped.  Verdicts are mutate.py's."""
+
+import hashlib
+import json
+import os
+import time
+from typing import Callable, Dict, List, Optional
+
+from ..base import short_commands
+from ..base.errors import WqKunitError
+from ..build import runner
+from ..build.kunitpy import Kunit
+from ..configs import boot_configs
+from . import mechanical_mutants as mm
+from . import mutate
+
+RECORD = 'campaign.json'
+NOT_RUN = 'not run'
+NO_CHANGE = 'no change'
+# Never expected by name: any case failing an expectation kills.
+ANY_CASE = '(any case)'
+KILLS = (mutate.KILLED, mutate.KILLED_OTHER)
+
+
+def load(path: str) -> dict:
+	"""The record: the digests of the mutated files and, by mutant name,
+	every mutant with its verdict (or "not run")."""
+	try:
+		with open(path, encoding='utf-8') as f:
+			data = json.load(f)
+		return {'sources': data['sources'], 'mutants': data['mutants']}
+	except FileNotFoundError:
+		return {'sources': {}, 'mutants': {}}
+	except (OSError, ValueError, KeyError) as e:
+		raise WqKunitError(f'cannot read the campaign record {path}: {e}') from None
+
+
+def save(path: str, data: dict) -> None:
+	tmp = path + '.tmp'
+	with open(tmp, 'w', encoding='utf-8') as f:
+		json.dump(dict(data, time=time.strftime('%Y-%m-%d %H:%M:%S')), f, indent=1,
+			  sort_keys=True)
+		f.write('\n')
+	os.replace(tmp, path)
+
+
+def sources(tree: str, groups: List[mm.Group]) -> Dict[str, str]:
+	"""The digest of each file the mutants change, as the tree has it."""
+	out = {}
+	for path in sorted({g.file for g in groups}):
+		with open(os.path.join(tree, path), 'rb') as f:
+			out[path] = hashlib.sha1(f.read()).hexdigest()
+	return out
+
+
+def screens(groups: List[mm.Group], version: str) -> Dict[str, List[boot_configs.Boot]]:
+	"""Per group, the configurations its mutants boot first, checked now."""
+	return {g.name: [b for n in g.screen for b in boot_configs.select(n, version)]
+		for g in groups}
+
+
+def rest(version: str, first: List[boot_configs.Boot]) -> List[boot_configs.Boot]:
+	"""Every other configuration of the architecture, for a survivor."""
+	names = {b.name for b in first}
+	return [b for b in boot_configs.select('all', version) if b.name not in names]
+
+
+def _entry(m: mm.Mutant, **verdict) -> dict:
+	return dict({'group': m.group, 'file': m.file, 'function': m.function, 'line': m.line,
+		     'operator': m.operator, 'variant': m.variant}, **verdict)
+
+
+def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> dict:
+	"""Apply, build, boot the screen, then the rest if nothing failed."""
+	entry = _entry(m)
+	tree = kunit.tree
+	if not short_commands.ok(['git', 'apply', '--check', patch], cwd=tree):
+		return dict(entry, outcome=mutate.NO_APPLY, detail='git apply --check failed',
+			    stage='', boots=[], failed=[])
+	target = mutate.Mutant(m.name, patch, m.operator, ANY_CASE, [], None)
+	short_commands.run(['git', 'apply', patch], cwd=tree, what=f'applying {m.name}')
+	try:
+		stage, booted = 'screen', list(first)
+		judged, error = mutate._judge(kunit, req, first, timeout)
+		outcome, detail, failed = mutate.classify(target, judged, error)
+		if outcome == mutate.SURVIVED:
+			stage, more = 'every boot', rest(req.version, first)
+			booted += more
+			extra, error = mutate._judge(kunit, req, more, timeout)
+			outcome, detail, failed = mutate.classify(target, judged + extra, error)
+	finally:
+		short_commands.run(['git', 'apply', '-R', patch], cwd=tree,
+				   what=f'reverting {m.name}')
+	if outcome == mutate.KILLED_OTHER:
+		outcome, detail = mutate.KILLED, '; '.join(failed[:3])
+	return dict(entry, outcome=outcome, detail=detail, stage=stage,
+		    boots=[b.name for b in booted], failed=failed[:10])
+
+
+def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
+	mutants: List[mm.Mutant], wanted: Callable[[mm.Mutant], bool], timeout: int,
+	limit: Optional[int], say: Callable[[str], None]) -> dict:
+	"""Every mutant of @mutants is recorded; those @wanted and not run
+	yet (at most @limit) are run, after a baseline in every configuration
+	they may boot.  A record of other sources is set aside, not mixed."""
+	record = os.path.join(req.logs, RECORD)
+	os.makedirs(os.path.join(req.logs, 'mutants'), exist_ok=True)
+	data = load(record)
+	now = sources(kunit.tree, groups)
+	if data['mutants'] and data['sources'] != now:
+		old = record.replace('.json', time.strftime('.%Y%m%d-%H%M%S.json'))
+		os.replace(record, old)
+		say(f'{req.version}: the mutated files changed since the last campaign; '
+		    f'its record is kept as {old}')
+		data = {'sources': {}, 'mutants': {}}
+	data['sources'] = now
+	done = data['mutants']
+	for m in mutants:
+		done.setdefault(m.name, _entry(m, outcome=NOT_RUN))
+	save(record, data)
+	pending = [m for m in mutants if done[m.name]['outcome'] == NOT_RUN and wanted(m)]
+	todo = pending[:limit]
+	say(f'{req.version}: {len(mutants)} mutants, '
+	    f'{sum(1 for e in done.values() if e["outcome"] != NOT_RUN)} run before, '
+	    f'{len(todo)} to run now')
+	if not todo:
+		return data
+	first = screens(groups, req.version)
+	every = {b.name: b for bs in first.values() for b in bs + rest(req.version, bs)}
+	mutate.baseline(kunit, req, list(every.values()), timeout, say)
+	for m in todo:
+		start = time.monotonic()
+		text = mm.diff(kunit.tree, m)
+		if text is None:
+			entry = _entry(m, outcome=NO_CHANGE, detail='spatch changed nothing')
+		else:
+			patch = os.path.join(req.logs, 'mutants', m.name.replace('/', '_') + '.patch')
+			with open(patch, 'w', encoding='utf-8') as f:
+				f.write(text)
+			entry = _one(kunit, req, m, patch, first[m.group], timeout)
+		entry['seconds'] = round(time.monotonic() - start, 1)
+		done[m.name] = entry
+		save(record, data)
+		say(f'{entry["outcome"]:16} {m.name} ({entry["seconds"]:.0f} s) '
+		    f'{entry.get("detail", "")[:120]}')
+	return data
