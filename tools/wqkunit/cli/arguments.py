@@ -236,6 +236,9 @@ def parser() -> argparse.ArgumentParser:
 		      '"N injections, N contained, N leaks".  Many boots: not in the gate.')
 	fau.add_argument('--kernel', metavar='VERSION',
 			 help='one version (default: every supported one)')
+	fau.add_argument('--tree', metavar='DIR',
+			 help='a kernel tree instead, as run --tree takes it (the series applied '
+			 'if missing), its build next to run\'s')
 	fau.add_argument('--boot', metavar='NAME', action='append', choices=faults.CONFIGS,
 			 help='one configuration (repeatable; default: all of %s)' %
 			 ', '.join(faults.CONFIGS))

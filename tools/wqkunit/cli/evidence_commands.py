@@ -15,6 +15,7 @@ from ..build import runner
 from ..configs import board, boot_configs, kernel_versions
 from ..evidence import alltests, bench, faults, mutate
 from ..report import figures, placement_report, write_report
+from ..tree import kernel_trees
 from . import options
 
 
@@ -136,12 +137,15 @@ def _report(done: runner.Boot) -> List[placement_report.Config]:
 
 
 def fault_injection(args: argparse.Namespace) -> int:
-	versions = options.versions(args)
+	if args.tree and args.kernel:
+		raise options.Usage('--kernel and --tree exclude each other', 'wq-kunit faults')
+	tree = kernel_trees.check_tree(args.tree) if args.tree else None
+	versions = [kernel_trees.tree_version(tree)] if tree else options.versions(args)
 	names = args.boot or list(faults.CONFIGS)
 	configs = {v: [b for n in names for b in boot_configs.select(n, v)] for v in versions}
 	lines, done = [], []
 	for version in versions:
-		req = faults.build_request(version, args.jobs)
+		req = faults.build_request(version, args.jobs, tree)
 		start = time.monotonic()
 		with runner.prepared(req) as kunit:
 			mine = faults.run(kunit, req, configs[version], args.timeout, args.case, say)

@@ -101,11 +101,12 @@ def total(done: List[Injection]) -> str:
 	return line
 
 
-def build_request(version: str, jobs: int) -> runner.BuildRequest:
-	"""The faults build: in a directory of its own next to the gate's,
-	started as a copy of it so that only workqueue.o is rebuilt."""
-	base = runner.BuildRequest(version).build_path
-	req = runner.BuildRequest(version, jobs=jobs, build_dir=base + '+fault_hooks',
+def build_request(version: str, jobs: int, tree: Optional[str] = None) -> runner.BuildRequest:
+	"""The faults build of Debian's @version, or of @tree: in a directory
+	of its own next to the run's, started as a copy of it so that only
+	what the hooks change is rebuilt."""
+	base = runner.BuildRequest(version, tree=tree).build_path
+	req = runner.BuildRequest(version, tree=tree, jobs=jobs, build_dir=base + '+fault_hooks',
 				  fault_hooks=True)
 	if not os.path.isdir(req.build_path) and os.path.exists(os.path.join(base, 'vmlinux')):
 		shutil.copytree(base, req.build_path, symlinks=True)
