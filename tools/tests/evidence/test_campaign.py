@@ -103,14 +103,16 @@ class FiguresTest(TempDirTest):
 		  'b': _entry('kick_pool', 'cond-drop', mutate.SURVIVED),
 		  'c': _entry('kick_pool', 'cond-drop', mutate.SURVIVED),
 		  'd': _entry('__queue_work', 'cond-drop', mutate.NO_BUILD),
-		  'e': _entry('__queue_work', 'cpu-arg', campaign.NOT_RUN)}
+		  'e': _entry('__queue_work', 'cpu-arg', campaign.NOT_RUN),
+		  'f': _entry('__queue_work', 'cond-drop', mutate.CRASHED)}
 
 	def test_each_verdict_lands_in_one_column(self):
 		rows = figures.counts(self.RECORD, {'b': 'no guest sees it'}, 'function')
-		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3,
-						     'killed': 1, 'equivalent': 1, 'open': 1})
-		self.assertEqual(rows['__queue_work'], {'generated': 2, 'run': 1, 'built': 0,
-							'killed': 0, 'equivalent': 0, 'open': 0})
+		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3, 'killed': 1,
+						     'crashed': 0, 'equivalent': 1, 'open': 1})
+		self.assertEqual(rows['__queue_work'], {'generated': 3, 'run': 2, 'built': 1,
+							'killed': 0, 'crashed': 1, 'equivalent': 0,
+							'open': 0})
 
 	def test_open_mutants_are_the_survivors_without_an_argument(self):
 		self.assertEqual(figures.open_mutants({'6.12': self.RECORD}, {'6.12': {'b': 'x'}}),

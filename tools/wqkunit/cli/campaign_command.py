@@ -45,7 +45,7 @@ def arguments(command: Callable[..., argparse.ArgumentParser]) -> None:
 	cam.add_argument('--publish', action='store_true',
 			 help='copy the record to kunit/campaign/ and write docs/mutation.md\'s table')
 	options.jobs(cam)
-	options.timeout(cam, 120)
+	options.timeout(cam, 60)
 
 
 def _selected(args: argparse.Namespace):

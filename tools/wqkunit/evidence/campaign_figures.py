@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The figures of the mechanical-mutant campaigns: per kernel, per
 function and per operator, how many mutants were generated, built,
-killed, argued equivalent (kunit/equivalent.ini) and left open, from the
+killed (a case failed an expectation), crashed (the boot failed without
+a case failing: a kernel report, a crash or hang, a boot error; the run
+is red all the same), argued equivalent (kunit/equivalent.ini) and left
+open, from the
 records published in kunit/campaign/VERSION.json.  docs/mutation.md
 carries the table between its campaign markers; a test keeps it equal
 to what this prints."""
@@ -19,7 +22,8 @@ PUBLISHED = os.path.join(repo_paths.KUNIT_DIR, 'campaign')
 EQUIVALENT = os.path.join(repo_paths.KUNIT_DIR, 'equivalent.ini')
 BEGIN, END = '<!-- campaign table: begin -->', '<!-- campaign table: end -->'
 UNBUILT = (mutate.NO_BUILD, mutate.NO_APPLY, campaign.NO_CHANGE)
-COLUMNS = ('generated', 'run', 'built', 'killed', 'equivalent', 'open')
+CRASHED = (mutate.REPORT, mutate.CRASHED, mutate.BOOT_ERROR, mutate.BOARD)
+COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'equivalent', 'open')
 
 
 def equivalents(path: str = EQUIVALENT) -> Dict[str, Dict[str, str]]:
@@ -42,8 +46,8 @@ def published(directory: str = PUBLISHED) -> Dict[str, dict]:
 
 
 def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
-	"""killed, equivalent or open; "unbuilt" if it did not build (or
-	apply, or change anything); "" if it was not run."""
+	"""killed, crashed, equivalent or open; "unbuilt" if it did not build
+	(or apply, or change anything); "" if it was not run."""
 	outcome = entry['outcome']
 	if outcome == campaign.NOT_RUN:
 		return ''
@@ -51,6 +55,8 @@ def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
 		return 'unbuilt'
 	if outcome in campaign.KILLS:
 		return 'killed'
+	if outcome in CRASHED:
+		return 'crashed'
 	return 'equivalent' if name in argued else 'open'
 
 
