@@ -6,6 +6,7 @@ figures."""
 import os
 import shutil
 import unittest
+from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit.base.errors import WqKunitError
@@ -85,6 +86,15 @@ class RecordTest(TempDirTest):
 		self.assertEqual(campaign.load(path), {'sources': {}, 'mutants': {}})
 		campaign.save(path, {'sources': {'a.c': 'x'}, 'mutants': {'m': {'outcome': 'killed'}}})
 		self.assertEqual(campaign.load(path)['mutants'], {'m': {'outcome': 'killed'}})
+
+	def test_a_mutant_run_again_must_be_in_the_record(self):
+		req = mock.Mock(logs=self.tmp, version='6.12')
+		kunit = mock.Mock(tree=self.tmp)
+		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
+			f.write('int x;\n')
+		group = mm.Group('g', 'a.c', ('f',), ('default',))
+		with self.assertRaisesRegex(WqKunitError, '6.12: no mutant nope in this tree'):
+			campaign.run(kunit, req, [group], [], lambda m: True, 60, None, print, ['nope'])
 
 	def test_a_broken_record_is_refused_with_its_path(self):
 		path = os.path.join(self.tmp, campaign.RECORD)

@@ -38,6 +38,9 @@ def arguments(command: Callable[..., argparse.ArgumentParser]) -> None:
 	cam.add_argument('--operator', action='append', metavar='NAME',
 			 choices=[op.name for op in mm.OPERATORS],
 			 help='only this operator (repeatable): %(choices)s')
+	cam.add_argument('--again', action='append', metavar='NAME', default=[],
+			 help='run this recorded mutant again, whatever its verdict (repeatable; '
+			 'the name as the record and --list give it)')
 	cam.add_argument('--limit', type=options.count, metavar='N',
 			 help='run at most N mutants not run yet, then stop')
 	cam.add_argument('--list', action='store_true',
@@ -50,6 +53,8 @@ def arguments(command: Callable[..., argparse.ArgumentParser]) -> None:
 
 def _selected(args: argparse.Namespace):
 	"""Which mutants the options ask for (options.named() checked the names)."""
+	if args.again:
+		return lambda m: m.name in args.again
 	return lambda m: ((not args.group or m.group in args.group) and
 			  (not args.function or m.function in args.function) and
 			  (not args.operator or m.operator in args.operator))
@@ -95,7 +100,7 @@ def run_campaign(args: argparse.Namespace) -> int:
 				_list([m for m in mutants if wanted(m)], version)
 				continue
 			data = campaign.run(kunit, req, groups, mutants, wanted, args.timeout,
-					    args.limit, say)
+					    args.limit, say, args.again)
 		left = [n for n, e in data['mutants'].items() if e['outcome'] == campaign.NOT_RUN]
 		print(f'{version}: {len(data["mutants"]) - len(left)} of {len(data["mutants"])} '
 		      f'mutants run; {len(left)} not yet')

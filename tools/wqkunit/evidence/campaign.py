@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ..base import short_commands
 from ..base.errors import WqKunitError
@@ -106,10 +106,11 @@ def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> di
 
 def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	mutants: List[mm.Mutant], wanted: Callable[[mm.Mutant], bool], timeout: int,
-	limit: Optional[int], say: Callable[[str], None]) -> dict:
+	limit: Optional[int], say: Callable[[str], None], again: Sequence[str] = ()) -> dict:
 	"""Every mutant of @mutants is recorded; those @wanted and not run
 	yet (at most @limit) are run, after a baseline in every configuration
-	they may boot.  A record of other sources is set aside, not mixed."""
+	they may boot, and those named in @again run again whatever their
+	verdict.  A record of other sources is set aside, not mixed."""
 	record = os.path.join(req.logs, RECORD)
 	os.makedirs(os.path.join(req.logs, 'mutants'), exist_ok=True)
 	data = load(record)
@@ -124,6 +125,11 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	done = data['mutants']
 	for m in mutants:
 		done.setdefault(m.name, _entry(m, outcome=NOT_RUN))
+	unknown = sorted(set(again) - set(done))
+	if unknown:
+		raise WqKunitError(f'{req.version}: no mutant {unknown[0]} in this tree\'s campaign')
+	for name in again:
+		done[name] = dict(done[name], outcome=NOT_RUN)
 	save(record, data)
 	pending = [m for m in mutants if done[m.name]['outcome'] == NOT_RUN and wanted(m)]
 	todo = pending[:limit]
