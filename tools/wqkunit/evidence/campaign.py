@@ -13,7 +13,6 @@ import os
 import time
 from typing import Callable, Dict, List, Optional, Sequence
 
-from ..base import short_commands
 from ..base.errors import WqKunitError
 from ..build import runner
 from ..build.kunitpy import Kunit
@@ -80,13 +79,11 @@ def _entry(m: mm.Mutant, **verdict) -> dict:
 def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> dict:
 	"""Apply, build, boot the screen, then the rest if nothing failed."""
 	entry = _entry(m)
-	tree = kunit.tree
-	if not short_commands.ok(['git', 'apply', '--check', patch], cwd=tree):
-		return dict(entry, outcome=mutate.NO_APPLY, detail='git apply --check failed',
-			    stage='', boots=[], failed=[])
 	target = mutate.Mutant(m.name, patch, m.operator, ANY_CASE, [], None)
-	short_commands.run(['git', 'apply', patch], cwd=tree, what=f'applying {m.name}')
-	try:
+	with mutate.applied(kunit.tree, target) as applies:
+		if not applies:
+			return dict(entry, outcome=mutate.NO_APPLY, detail='git apply --check failed',
+				    stage='', boots=[], failed=[])
 		stage, booted = 'screen', list(first)
 		judged, error = mutate._judge(kunit, req, first, timeout)
 		outcome, detail, failed = mutate.classify(target, judged, error)
@@ -95,9 +92,6 @@ def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> di
 			booted += more
 			extra, error = mutate._judge(kunit, req, more, timeout)
 			outcome, detail, failed = mutate.classify(target, judged + extra, error)
-	finally:
-		short_commands.run(['git', 'apply', '-R', patch], cwd=tree,
-				   what=f'reverting {m.name}')
 	if outcome == mutate.KILLED_OTHER:
 		outcome, detail = mutate.KILLED, '; '.join(failed[:3])
 	return dict(entry, outcome=outcome, detail=detail, stage=stage,

@@ -6,11 +6,12 @@ directories, as every build is), booted in the configurations that matter
 for it, and reverted, and must make some case fail an expectation."""
 
 import collections
+import contextlib
 from dataclasses import dataclass, field
 import json
 import os
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from ..base import repo_paths, short_commands
 from ..base.errors import WqKunitError
@@ -191,24 +192,36 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	verdicts = []
 	for mutant in mutants:
 		start = time.monotonic()
-		if not short_commands.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
-			verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
-			say(f'{mutant.name}: {NO_APPLY}')
-			continue
-		short_commands.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
-		try:
+		with applied(tree, mutant) as applies:
+			if not applies:
+				verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
+				say(f'{mutant.name}: {NO_APPLY}')
+				continue
 			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
 					       timeout)
 			outcome, detail, failed = classify(mutant, judged, error)
-		finally:
-			short_commands.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
-				    what=f'reverting {mutant.name}')
 		secs = time.monotonic() - start
 		verdicts.append(Verdict(mutant, outcome, detail, secs, failed))
 		say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')
 	if _clean(tree) != before:
 		raise WqKunitError(f'{tree} is not as it was before the mutants')
 	return verdicts
+
+
+@contextlib.contextmanager
+def applied(tree: str, mutant: Mutant) -> Iterator[bool]:
+	"""@mutant's patch applied to @tree for the time of the block, which
+	gets False (and the tree untouched) if it does not apply; reverted
+	whatever the block does."""
+	if not short_commands.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
+		yield False
+		return
+	short_commands.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
+	try:
+		yield True
+	finally:
+		short_commands.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
+				   what=f'reverting {mutant.name}')
 
 
 def record(verdicts: List[Verdict], path: str, complete: bool) -> None:
