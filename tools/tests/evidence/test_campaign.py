@@ -5,12 +5,13 @@ figures."""
 
 import os
 import shutil
+import subprocess
 import unittest
 from unittest import mock
 
 from tests.util import TempDirTest
 from wqkunit.base.errors import WqKunitError
-from wqkunit.evidence import campaign, campaign_figures as figures, mutate
+from wqkunit.evidence import campaign, campaign_figures as figures, mutant_tree, mutate
 from wqkunit.evidence import mechanical_mutants as mm
 
 SPATCH = shutil.which('spatch')
@@ -44,6 +45,13 @@ class RulesTest(unittest.TestCase):
 			self.assertIn('position p;', op.rule, op.name)
 			names = [v for v, _ in op.variants]
 			self.assertEqual(len(names), len(set(names)), op.name)
+
+	def test_any_first_never_swaps_a_macro_for_what_it_expands_to(self):
+		rule = mm.BY_NAME['any-first'].rule
+		for a, b in (('cpumask_any_and', 'cpumask_first_and'), ('cpumask_any', 'cpumask_first')):
+			self.assertNotIn(f'- {a}@p(es)\n+ {b}(es)', rule)
+			self.assertNotIn(f'- {b}@p(es)\n+ {a}(es)', rule)
+		self.assertIn('- cpumask_first_and@p(es)\n+ cpumask_any_and_distribute(es)', rule)
 
 	def test_a_mutant_name_says_operator_variant_function_and_place(self):
 		m = mm.Mutant('g', 'kernel/workqueue.c', 'kick_pool', 10, 4, 'cpu-arg', 'unbound')
@@ -96,6 +104,28 @@ class RecordTest(TempDirTest):
 		with self.assertRaisesRegex(WqKunitError, '6.12: no mutant nope in this tree'):
 			campaign.run(kunit, req, [group], [], lambda m: True, 60, None, print, ['nope'])
 
+	def test_a_mutant_no_longer_generated_leaves_the_record(self):
+		req = mock.Mock(logs=self.tmp, version='6.12')
+		kunit = mock.Mock(tree=self.tmp)
+		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
+			f.write('int x;\n')
+		group = mm.Group('g', 'a.c', ('f',), ('default',))
+		kept = mm.Mutant('g', 'a.c', 'f', 1, 1, 'cond-drop', '')
+		path = os.path.join(self.tmp, campaign.RECORD)
+		campaign.save(path, {'sources': campaign.sources(self.tmp, [group]),
+				     'mutants': {'gone': {'outcome': 'survived'},
+						 kept.name: {'outcome': 'killed'}}})
+		said = []
+		campaign.run(kunit, req, [group], [kept], lambda m: True, 60, None, said.append)
+		self.assertEqual(list(campaign.load(path)['mutants']), [kept.name])
+		self.assertIn('1 recorded mutants are no longer generated, dropped: gone', said[0])
+
+	def test_the_boots_that_failed_are_named(self):
+		ok = mock.Mock(failed_expectations=[], kind='passed')
+		case = mock.Mock(failed_expectations=['s.c'], kind='case failed')
+		hung = mock.Mock(failed_expectations=[], kind=campaign.verdict.CRASHED)
+		self.assertEqual(campaign._where([('a', ok), ('b', case), ('c', hung)]), ['b', 'c'])
+
 	def test_a_broken_record_is_refused_with_its_path(self):
 		path = os.path.join(self.tmp, campaign.RECORD)
 		with open(path, 'w', encoding='utf-8') as f:
@@ -140,3 +170,29 @@ class FiguresTest(TempDirTest):
 			doc = f.read()
 		body = figures.table(figures.published(), figures.equivalents())
 		self.assertEqual(figures.replace(doc, body), doc)
+
+
+class MutantTreeTest(TempDirTest):
+	def _git(self, *args):
+		subprocess.run(['git', '-C', self.tmp, *args], check=True, capture_output=True)
+
+	def setUp(self):
+		super().setUp()
+		self._git('init', '-q')
+		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
+			f.write('int x;\n')
+		self._git('add', 'a.c')
+		self._git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'a')
+
+	def test_a_tree_with_local_changes_is_refused(self):
+		with open(os.path.join(self.tmp, 'a.c'), 'a', encoding='utf-8') as f:
+			f.write('int y;\n')
+		with self.assertRaisesRegex(WqKunitError, 'has local changes'):
+			with mutant_tree.pristine(self.tmp):
+				pass
+
+	def test_a_tree_left_changed_is_named(self):
+		with self.assertRaisesRegex(WqKunitError, 'is not as it was before the mutants'):
+			with mutant_tree.pristine(self.tmp):
+				with open(os.path.join(self.tmp, 'a.c'), 'a', encoding='utf-8') as f:
+					f.write('int y;\n')

@@ -17,8 +17,9 @@ from ..base.errors import WqKunitError
 from ..build import runner
 from ..build.kunitpy import Kunit
 from ..configs import boot_configs
+from ..verdicts import verdict
 from . import mechanical_mutants as mm
-from . import mutate
+from . import mutant_tree, mutate
 
 RECORD = 'campaign.json'
 NOT_RUN = 'not run'
@@ -76,26 +77,34 @@ def _entry(m: mm.Mutant, **verdict) -> dict:
 		     'operator': m.operator, 'variant': m.variant}, **verdict)
 
 
+def _where(named) -> List[str]:
+	"""The boots of @named that failed: a case, or the boot itself."""
+	return [name for name, j in named
+		if j.failed_expectations or j.kind in (verdict.CRASHED, verdict.BOOT_ERROR,
+							verdict.KERNEL_REPORT)]
+
+
 def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> dict:
 	"""Apply, build, boot the screen, then the rest if nothing failed."""
 	entry = _entry(m)
 	target = mutate.Mutant(m.name, patch, m.operator, ANY_CASE, [], None)
-	with mutate.applied(kunit.tree, target) as applies:
+	with mutant_tree.applied(kunit.tree, m.name, patch) as applies:
 		if not applies:
 			return dict(entry, outcome=mutate.NO_APPLY, detail='git apply --check failed',
 				    stage='', boots=[], failed=[])
 		stage, booted = 'screen', list(first)
-		judged, error = mutate._judge(kunit, req, first, timeout)
-		outcome, detail, failed = mutate.classify(target, judged, error)
+		named, error = mutate.judged_boots(kunit, req, first, timeout)
+		outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
 		if outcome == mutate.SURVIVED:
 			stage, more = 'every boot', rest(req.version, first)
 			booted += more
-			extra, error = mutate._judge(kunit, req, more, timeout)
-			outcome, detail, failed = mutate.classify(target, judged + extra, error)
+			extra, error = mutate.judged_boots(kunit, req, more, timeout)
+			named += extra
+			outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
 	if outcome == mutate.KILLED_OTHER:
 		outcome, detail = mutate.KILLED, '; '.join(failed[:3])
 	return dict(entry, outcome=outcome, detail=detail, stage=stage,
-		    boots=[b.name for b in booted], failed=failed[:10])
+		    boots=[b.name for b in booted], failed=failed[:10], failed_in=_where(named))
 
 
 def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
@@ -117,6 +126,12 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 		data = {'sources': {}, 'mutants': {}}
 	data['sources'] = now
 	done = data['mutants']
+	gone = sorted(set(done) - {m.name for m in mutants})
+	for name in gone:
+		del done[name]
+	if gone:
+		say(f'{req.version}: {len(gone)} recorded mutants are no longer generated, '
+		    f'dropped: {", ".join(gone[:3])}')
 	for m in mutants:
 		done.setdefault(m.name, _entry(m, outcome=NOT_RUN))
 	unknown = sorted(set(again) - set(done))
@@ -134,20 +149,27 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 		return data
 	first = screens(groups, req.version)
 	every = {b.name: b for bs in first.values() for b in bs + rest(req.version, bs)}
-	mutate.baseline(kunit, req, list(every.values()), timeout, say)
-	for m in todo:
-		start = time.monotonic()
-		text = mm.diff(kunit.tree, m)
-		if text is None:
-			entry = _entry(m, outcome=NO_CHANGE, detail='spatch changed nothing')
-		else:
-			patch = os.path.join(req.logs, 'mutants', m.name.replace('/', '_') + '.patch')
-			with open(patch, 'w', encoding='utf-8') as f:
-				f.write(text)
-			entry = _one(kunit, req, m, patch, first[m.group], timeout)
-		entry['seconds'] = round(time.monotonic() - start, 1)
-		done[m.name] = entry
-		save(record, data)
-		say(f'{entry["outcome"]:16} {m.name} ({entry["seconds"]:.0f} s) '
-		    f'{entry.get("detail", "")[:120]}')
+	with mutant_tree.pristine(kunit.tree):
+		mutate.baseline(kunit, req, list(every.values()), timeout, say)
+		for m in todo:
+			_next(kunit, req, m, data, record, first[m.group], timeout, say)
 	return data
+
+
+def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, record: str,
+	  first: List[boot_configs.Boot], timeout: int, say: Callable[[str], None]) -> None:
+	"""Make, run and record one mutant."""
+	start = time.monotonic()
+	text = mm.diff(kunit.tree, m)
+	if text is None:
+		entry = _entry(m, outcome=NO_CHANGE, detail='spatch changed nothing')
+	else:
+		patch = os.path.join(req.logs, 'mutants', m.name.replace('/', '_') + '.patch')
+		with open(patch, 'w', encoding='utf-8') as f:
+			f.write(text)
+		entry = _one(kunit, req, m, patch, first, timeout)
+	entry['seconds'] = round(time.monotonic() - start, 1)
+	data['mutants'][m.name] = entry
+	save(record, data)
+	say(f'{entry["outcome"]:16} {m.name} ({entry["seconds"]:.0f} s) '
+	    f'{entry.get("detail", "")[:120]}')

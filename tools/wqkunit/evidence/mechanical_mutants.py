@@ -66,11 +66,15 @@ OPERATORS = tuple(
 		 f'identifier f = {{{", ".join(CPU_FIRST)}}};\nexpression C;\nexpression list es;\n'
 		 'position p;\n@@\n f(\n- C@p\n+ ALT\n , es)\n',
 		 tuple((name, (('ALT', alt),)) for name, alt in CPU_ALTS)),
+	# cpumask_any() and cpumask_any_and() are macros for cpumask_first()
+	# and cpumask_first_and(): swapping those would build the same kernel.
+	# The swaps that change code are to and from the _distribute ones.
 	Operator('any-first', 'cpumask_any*() and cpumask_first*() swapped',
 		 'expression list es;\nposition p;\n@@\n' + _swap([
-			 ('cpumask_any_and', 'cpumask_first_and'),
-			 ('cpumask_first_and', 'cpumask_any_and'),
-			 ('cpumask_any', 'cpumask_first'), ('cpumask_first', 'cpumask_any'),
+			 ('cpumask_any_and', 'cpumask_any_and_distribute'),
+			 ('cpumask_first_and', 'cpumask_any_and_distribute'),
+			 ('cpumask_any', 'cpumask_any_distribute'),
+			 ('cpumask_first', 'cpumask_any_distribute'),
 			 ('cpumask_any_distribute', 'cpumask_first'),
 			 ('cpumask_any_and_distribute', 'cpumask_first_and')])),
 	Operator('next-first', 'cpumask_next*() made cpumask_first*()',

@@ -6,12 +6,11 @@ directories, as every build is), booted in the configurations that matter
 for it, and reverted, and must make some case fail an expectation."""
 
 import collections
-import contextlib
 from dataclasses import dataclass, field
 import json
 import os
 import time
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..base import repo_paths, short_commands
 from ..base.errors import WqKunitError
@@ -19,6 +18,7 @@ from ..build import runner
 from ..build.kunitpy import Kunit
 from ..configs import arches, board, boot_configs
 from ..verdicts import verdict
+from .mutant_tree import applied, pristine
 
 MUTANTS = os.path.join(repo_paths.KUNIT_DIR, 'mutants')
 
@@ -101,14 +101,6 @@ def load(version: str, directory: Optional[str] = None) -> List[Mutant]:
 	return mutants
 
 
-def _clean(tree: str) -> str:
-	"""The tree's state: HEAD and any change to tracked files."""
-	head = short_commands.run(['git', 'rev-parse', 'HEAD'], cwd=tree, what='git rev-parse').strip()
-	status = short_commands.run(['git', 'status', '--porcelain', '--untracked-files=no'], cwd=tree,
-			     what='git status')
-	return head + '\n' + status
-
-
 def classify(mutant: Mutant, judged: List[verdict.Verdict],
 	     build_error: Optional[str] = None) -> Tuple[str, str, List[str]]:
 	"""The outcome of @mutant from its boots' verdicts, the detail that
@@ -146,17 +138,24 @@ def _boots(mutant: Optional[Mutant], boot_name: Optional[str], version: str) -> 
 	return [b for n in names for b in boot_configs.select(n, version, arch=arch)]
 
 
-def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boot_configs.Boot],
-	   timeout: int) -> Tuple[List[verdict.Verdict], Optional[str]]:
+def judged_boots(base: Kunit, req: runner.BuildRequest, selected: List[boot_configs.Boot],
+		 timeout: int) -> Tuple[List[Tuple[str, verdict.Verdict]], Optional[str]]:
 	"""Build @base's tree as it is now and boot it in each of @selected,
-	as every build and boot is (runner.build_and_boot()): the verdicts,
-	and why it did not build if it did not."""
+	as every build and boot is (runner.build_and_boot()): each boot's
+	name and verdict, and why it did not build if it did not."""
 	arch = arches.get(req.arch)
 	ex = runner.ExecRequest(selected, timeout, (arch.cpus,), live=False, log_prefix='mutant.',
 				keep_failed=False, explain=False, board=arch.board)
-	judged = [b.judged for b in runner.build_and_boot(base, req, ex, _quiet).boots]
-	unbuilt = [j.build_error for j in judged if j.build_error]
-	return [j for j in judged if not j.build_error], unbuilt[0] if unbuilt else None
+	boots = runner.build_and_boot(base, req, ex, _quiet).boots
+	unbuilt = [b.judged.build_error for b in boots if b.judged.build_error]
+	return ([(b.name, b.judged) for b in boots if not b.judged.build_error],
+		unbuilt[0] if unbuilt else None)
+
+
+def _judge(base: Kunit, req: runner.BuildRequest, selected: List[boot_configs.Boot],
+	   timeout: int) -> Tuple[List[verdict.Verdict], Optional[str]]:
+	named, error = judged_boots(base, req, selected, timeout)
+	return [j for _, j in named], error
 
 
 def _quiet(_msg: str) -> None:
@@ -184,44 +183,24 @@ def run(kunit: Kunit, req: runner.BuildRequest, mutants: List[Mutant],
 	"""The baseline, then every mutant on @kunit's tree; the tree ends
 	exactly as it began."""
 	tree = kunit.tree
-	before = _clean(tree)
-	if before.count('\n') > 1:
-		raise WqKunitError(f'{tree} has local changes; mutants need the pristine series')
-	every = {b.name: b for m in mutants for b in _boots(m, boot_name, req.version)}
-	baseline(kunit, req, list(every.values()), timeout, say)
-	verdicts = []
-	for mutant in mutants:
-		start = time.monotonic()
-		with applied(tree, mutant) as applies:
-			if not applies:
-				verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
-				say(f'{mutant.name}: {NO_APPLY}')
-				continue
-			judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
-					       timeout)
-			outcome, detail, failed = classify(mutant, judged, error)
-		secs = time.monotonic() - start
-		verdicts.append(Verdict(mutant, outcome, detail, secs, failed))
-		say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')
-	if _clean(tree) != before:
-		raise WqKunitError(f'{tree} is not as it was before the mutants')
+	with pristine(tree):
+		every = {b.name: b for m in mutants for b in _boots(m, boot_name, req.version)}
+		baseline(kunit, req, list(every.values()), timeout, say)
+		verdicts = []
+		for mutant in mutants:
+			start = time.monotonic()
+			with applied(tree, mutant.name, mutant.patch) as applies:
+				if not applies:
+					verdicts.append(Verdict(mutant, NO_APPLY, 'git apply --check failed', 0.0))
+					say(f'{mutant.name}: {NO_APPLY}')
+					continue
+				judged, error = _judge(kunit, req, _boots(mutant, boot_name, req.version),
+						       timeout)
+				outcome, detail, failed = classify(mutant, judged, error)
+			secs = time.monotonic() - start
+			verdicts.append(Verdict(mutant, outcome, detail, secs, failed))
+			say(f'{mutant.name}: {outcome} ({secs:.0f} s): {detail[:160]}')
 	return verdicts
-
-
-@contextlib.contextmanager
-def applied(tree: str, mutant: Mutant) -> Iterator[bool]:
-	"""@mutant's patch applied to @tree for the time of the block, which
-	gets False (and the tree untouched) if it does not apply; reverted
-	whatever the block does."""
-	if not short_commands.ok(['git', 'apply', '--check', mutant.patch], cwd=tree):
-		yield False
-		return
-	short_commands.run(['git', 'apply', mutant.patch], cwd=tree, what=f'applying {mutant.name}')
-	try:
-		yield True
-	finally:
-		short_commands.run(['git', 'apply', '-R', mutant.patch], cwd=tree,
-				   what=f'reverting {mutant.name}')
 
 
 def record(verdicts: List[Verdict], path: str, complete: bool) -> None:
