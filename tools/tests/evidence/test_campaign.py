@@ -47,7 +47,7 @@ class RulesTest(unittest.TestCase):
 			self.assertEqual(len(names), len(set(names)), op.name)
 
 	def test_any_first_never_swaps_a_macro_for_what_it_expands_to(self):
-		rule = mm.BY_NAME['any-first'].rule
+		rule = mm.BY_NAME['distribute'].rule
 		for a, b in (('cpumask_any_and', 'cpumask_first_and'), ('cpumask_any', 'cpumask_first')):
 			self.assertNotIn(f'- {a}@p(es)\n+ {b}(es)', rule)
 			self.assertNotIn(f'- {b}@p(es)\n+ {a}(es)', rule)
@@ -79,10 +79,10 @@ class SpatchTest(TempDirTest):
 		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
 			f.write(SOURCE + SOURCE.replace('pick', 'other'))
 		group = mm.Group('g', 'a.c', ('pick',), ('default',))
-		found = mm.sites(self.tmp, [group], (mm.BY_NAME['cond-negate'], mm.BY_NAME['any-first']))
+		found = mm.sites(self.tmp, [group], (mm.BY_NAME['cond-negate'], mm.BY_NAME['distribute']))
 		names = [m.name for m in found]
 		self.assertIn('cond-negate@pick:3:5', names)
-		self.assertIn('any-first@pick:4:8', names)
+		self.assertIn('distribute@pick:4:8', names)
 		self.assertEqual({m.function for m in found}, {'pick'})
 		negate = found[names.index('cond-negate@pick:3:5')]
 		self.assertIn('+\tif (!(cpu < 0))', mm.diff(self.tmp, negate))

@@ -69,7 +69,7 @@ OPERATORS = tuple(
 	# cpumask_any() and cpumask_any_and() are macros for cpumask_first()
 	# and cpumask_first_and(): swapping those would build the same kernel.
 	# The swaps that change code are to and from the _distribute ones.
-	Operator('any-first', 'cpumask_any*() and cpumask_first*() swapped',
+	Operator('distribute', 'cpumask_any*() or cpumask_first*() swapped with a _distribute one',
 		 'expression list es;\nposition p;\n@@\n' + _swap([
 			 ('cpumask_any_and', 'cpumask_any_and_distribute'),
 			 ('cpumask_first_and', 'cpumask_any_and_distribute'),
