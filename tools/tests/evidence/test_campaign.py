@@ -149,10 +149,16 @@ class FiguresTest(TempDirTest):
 	def test_each_verdict_lands_in_one_column(self):
 		rows = figures.counts(self.RECORD, {'b': 'no guest sees it'}, 'function')
 		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3, 'killed': 1,
-						     'crashed': 0, 'equivalent': 1, 'open': 1})
+						     'crashed': 0, 'equivalent': 1, 'allowed': 0,
+						     'open': 1})
 		self.assertEqual(rows['__queue_work'], {'generated': 3, 'run': 2, 'built': 1,
 							'killed': 0, 'crashed': 1, 'equivalent': 0,
-							'open': 0})
+							'allowed': 0, 'open': 0})
+
+	def test_an_argument_that_the_choice_is_free_counts_as_allowed(self):
+		rows = figures.counts(self.RECORD, {'b': 'allowed: the hint may name any CPU'},
+				      'function')
+		self.assertEqual((rows['kick_pool']['allowed'], rows['kick_pool']['equivalent']), (1, 0))
 
 	def test_open_mutants_are_the_survivors_without_an_argument(self):
 		self.assertEqual(figures.open_mutants({'6.12': self.RECORD}, {'6.12': {'b': 'x'}}),

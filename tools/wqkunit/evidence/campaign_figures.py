@@ -3,9 +3,10 @@
 function and per operator, how many mutants were generated, built,
 killed (a case failed an expectation), crashed (the boot failed without
 a case failing: a kernel report, a crash or hang, a boot error; the run
-is red all the same), argued equivalent (kunit/equivalent.ini) and left
-open, from the
-records published in kunit/campaign/VERSION.json.  docs/mutation.md
+is red all the same), argued equivalent (kunit/equivalent.ini), argued
+allowed (an argument there starting "allowed:": the mutant changes only a
+choice the kernel leaves free, such as which CPU of a pod a hint names)
+and left open, from the records published in kunit/campaign/VERSION.json.  docs/mutation.md
 carries the table between its campaign markers; a test keeps it equal
 to what this prints."""
 
@@ -23,12 +24,14 @@ EQUIVALENT = os.path.join(repo_paths.KUNIT_DIR, 'equivalent.ini')
 BEGIN, END = '<!-- campaign table: begin -->', '<!-- campaign table: end -->'
 UNBUILT = (mutate.NO_BUILD, mutate.NO_APPLY, campaign.NO_CHANGE)
 CRASHED = (mutate.REPORT, mutate.CRASHED, mutate.BOOT_ERROR, mutate.BOARD)
-COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'equivalent', 'open')
+COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'equivalent', 'allowed', 'open')
+# An argument that the mutant only changes a choice the contract leaves free.
+ALLOWED = 'allowed:'
 
 
 def equivalents(path: str = EQUIVALENT) -> Dict[str, Dict[str, str]]:
 	"""Per kernel, the argument of each mutant no guest can tell apart."""
-	ini = configparser.ConfigParser(interpolation=None, delimiters=('=',))
+	ini = configparser.ConfigParser(interpolation=None, delimiters=(' = ',))
 	ini.optionxform = str
 	if os.path.exists(path) and not ini.read(path, encoding='utf-8'):
 		raise WqKunitError(f'cannot read {path}')
@@ -46,7 +49,7 @@ def published(directory: str = PUBLISHED) -> Dict[str, dict]:
 
 
 def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
-	"""killed, crashed, equivalent or open; "unbuilt" if it did not build
+	"""killed, crashed, equivalent, allowed or open; "unbuilt" if it did not build
 	(or apply, or change anything); "" if it was not run."""
 	outcome = entry['outcome']
 	if outcome == campaign.NOT_RUN:
@@ -57,7 +60,9 @@ def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
 		return 'killed'
 	if outcome in CRASHED:
 		return 'crashed'
-	return 'equivalent' if name in argued else 'open'
+	if name not in argued:
+		return 'open'
+	return 'allowed' if argued[name].startswith(ALLOWED) else 'equivalent'
 
 
 def counts(mutants: Dict[str, dict], argued: Dict[str, str],

@@ -144,8 +144,10 @@ def judged_boots(base: Kunit, req: runner.BuildRequest, selected: List[boot_conf
 	as every build and boot is (runner.build_and_boot()): each boot's
 	name and verdict, and why it did not build if it did not."""
 	arch = arches.get(req.arch)
+	# Two guests at a time, as the gate boots them: the boots of a mutant
+	# that survives its screen take half as long.
 	ex = runner.ExecRequest(selected, timeout, (arch.cpus,), live=False, log_prefix='mutant.',
-				keep_failed=False, explain=False, board=arch.board)
+				keep_failed=False, explain=False, board=arch.board, parallel=2)
 	boots = runner.build_and_boot(base, req, ex, _quiet).boots
 	unbuilt = [b.judged.build_error for b in boots if b.judged.build_error]
 	return ([(b.name, b.judged) for b in boots if not b.judged.build_error],

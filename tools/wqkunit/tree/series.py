@@ -78,10 +78,11 @@ def carried(version: str) -> List[str]:
 
 
 def every(directory: str = repo_paths.PATCHES) -> List[str]:
-	"""Each patch any kernel's series or optional listing names, once, the
-	posted series first."""
+	"""Each patch any kernel's series, optional listing or separate posting
+	(sched/) names, once, the posted series first."""
 	found = patches(directory)
-	for where in (directory, os.path.join(directory, 'optional')):
+	for where in (directory, os.path.join(directory, 'optional'),
+		      os.path.join(directory, 'sched')):
 		if not os.path.isdir(where):
 			continue
 		for name in sorted(os.listdir(where)):
