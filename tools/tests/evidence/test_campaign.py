@@ -95,21 +95,20 @@ class RecordTest(TempDirTest):
 		campaign.save(path, {'sources': {'a.c': 'x'}, 'mutants': {'m': {'outcome': 'killed'}}})
 		self.assertEqual(campaign.load(path)['mutants'], {'m': {'outcome': 'killed'}})
 
-	def test_a_mutant_run_again_must_be_in_the_record(self):
-		req = mock.Mock(logs=self.tmp, version='6.12')
-		kunit = mock.Mock(tree=self.tmp)
+	def _one_file_tree(self):
+		"""A tree of one file, a.c, in one group: its Kunit, request and group."""
 		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
 			f.write('int x;\n')
-		group = mm.Group('g', 'a.c', ('f',), ('default',))
+		return (mock.Mock(tree=self.tmp), mock.Mock(logs=self.tmp, version='6.12'),
+			mm.Group('g', 'a.c', ('f',), ('default',)))
+
+	def test_a_mutant_run_again_must_be_in_the_record(self):
+		kunit, req, group = self._one_file_tree()
 		with self.assertRaisesRegex(WqKunitError, '6.12: no mutant nope in this tree'):
 			campaign.run(kunit, req, [group], [], lambda m: True, 60, None, print, ['nope'])
 
 	def test_a_mutant_no_longer_generated_leaves_the_record(self):
-		req = mock.Mock(logs=self.tmp, version='6.12')
-		kunit = mock.Mock(tree=self.tmp)
-		with open(os.path.join(self.tmp, 'a.c'), 'w', encoding='utf-8') as f:
-			f.write('int x;\n')
-		group = mm.Group('g', 'a.c', ('f',), ('default',))
+		kunit, req, group = self._one_file_tree()
 		kept = mm.Mutant('g', 'a.c', 'f', 1, 1, 'cond-drop', '')
 		path = os.path.join(self.tmp, campaign.RECORD)
 		campaign.save(path, {'sources': campaign.sources(self.tmp, [group]),

@@ -6,9 +6,9 @@ a case failing: a kernel report, a crash or hang, a boot error; the run
 is red all the same), argued equivalent (kunit/equivalent.ini), argued
 allowed (an argument there starting "allowed:": the mutant changes only a
 choice the kernel leaves free, such as which CPU of a pod a hint names)
-and left open, from the records published in kunit/campaign/VERSION.json.  docs/mutation.md
-carries the table between its campaign markers; a test keeps it equal
-to what this prints."""
+and left open, from the records published in kunit/campaign/VERSION.json.
+docs/mutation.md carries the table between its campaign markers; a test
+keeps it equal to what this prints."""
 
 import configparser
 import json

@@ -12,7 +12,7 @@ import os
 import time
 from typing import Callable, List, Optional, Tuple
 
-from ..base import repo_paths, short_commands
+from ..base import repo_paths
 from ..base.errors import WqKunitError
 from ..build import runner
 from ..build.kunitpy import Kunit
@@ -144,8 +144,7 @@ def judged_boots(base: Kunit, req: runner.BuildRequest, selected: List[boot_conf
 	as every build and boot is (runner.build_and_boot()): each boot's
 	name and verdict, and why it did not build if it did not."""
 	arch = arches.get(req.arch)
-	# Two guests at a time, as the gate boots them: the boots of a mutant
-	# that survives its screen take half as long.
+	# Two guests at a time, as the gate boots them.
 	ex = runner.ExecRequest(selected, timeout, (arch.cpus,), live=False, log_prefix='mutant.',
 				keep_failed=False, explain=False, board=arch.board, parallel=2)
 	boots = runner.build_and_boot(base, req, ex, _quiet).boots
