@@ -12,6 +12,7 @@ from unittest import mock
 from tests.util import TempDirTest
 from wqkunit.base.errors import WqKunitError
 from wqkunit.evidence import campaign, campaign_figures as figures, mutant_tree, mutate
+from wqkunit.evidence import same_object
 from wqkunit.evidence import mechanical_mutants as mm
 
 SPATCH = shutil.which('spatch')
@@ -143,16 +144,17 @@ class FiguresTest(TempDirTest):
 		  'c': _entry('kick_pool', 'cond-drop', mutate.SURVIVED),
 		  'd': _entry('__queue_work', 'cond-drop', mutate.NO_BUILD),
 		  'e': _entry('__queue_work', 'cpu-arg', campaign.NOT_RUN),
-		  'f': _entry('__queue_work', 'cond-drop', mutate.CRASHED)}
+		  'f': _entry('__queue_work', 'cond-drop', mutate.CRASHED),
+		  'g': _entry('__queue_work', 'stmt-delete', campaign.SAME_OBJECT)}
 
 	def test_each_verdict_lands_in_one_column(self):
 		rows = figures.counts(self.RECORD, {'b': 'no guest sees it'}, 'function')
 		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3, 'killed': 1,
-						     'crashed': 0, 'equivalent': 1, 'allowed': 0,
-						     'open': 1})
-		self.assertEqual(rows['__queue_work'], {'generated': 3, 'run': 2, 'built': 1,
-							'killed': 0, 'crashed': 1, 'equivalent': 0,
-							'allowed': 0, 'open': 0})
+						     'crashed': 0, 'same object': 0, 'equivalent': 1,
+						     'allowed': 0, 'open': 1})
+		self.assertEqual(rows['__queue_work'], {'generated': 4, 'run': 3, 'built': 2,
+							'killed': 0, 'crashed': 1, 'same object': 1,
+							'equivalent': 0, 'allowed': 0, 'open': 0})
 
 	def test_an_argument_that_the_choice_is_free_counts_as_allowed(self):
 		rows = figures.counts(self.RECORD, {'b': 'allowed: the hint may name any CPU'},
@@ -201,3 +203,38 @@ class MutantTreeTest(TempDirTest):
 			with mutant_tree.pristine(self.tmp):
 				with open(os.path.join(self.tmp, 'a.c'), 'a', encoding='utf-8') as f:
 					f.write('int y;\n')
+
+
+class SameObjectTest(TempDirTest):
+	def _cmd(self, obj, deps):
+		os.makedirs(os.path.join(self.tmp, os.path.dirname(obj)), exist_ok=True)
+		head, name = os.path.split(obj)
+		with open(os.path.join(self.tmp, head, f'.{name}.cmd'), 'w', encoding='utf-8') as f:
+			f.write(f'savedcmd_{obj} := gcc\ndeps_{obj} := \\\n' +
+				''.join(f'  /src/{d} \\\n' for d in deps))
+
+	def test_a_file_compiled_on_its_own_is_its_object(self):
+		self._cmd('kernel/workqueue.o', ['kernel/workqueue.c'])
+		self.assertEqual(same_object.object_of(self.tmp, 'kernel/workqueue.c'),
+				 'kernel/workqueue.o')
+
+	def test_an_included_file_is_the_object_that_includes_it(self):
+		self._cmd('kernel/sched/build_policy.o', ['kernel/sched/rt.c'])
+		self._cmd('kernel/sched/build_utility.o', ['kernel/sched/isolation.c'])
+		self.assertEqual(same_object.object_of(self.tmp, 'kernel/sched/isolation.c'),
+				 'kernel/sched/build_utility.o')
+		self.assertIsNone(same_object.object_of(self.tmp, 'kernel/sched/core.c'))
+
+	def test_one_build_that_differs_or_cannot_tell_is_not_the_same(self):
+		builds = [mock.Mock(build_dir='a'), mock.Mock(build_dir='b')]
+		made = []
+		def digest(kunit, *_):
+			made.append(kunit.build_dir)
+			return {'a': '1', 'b': '3'}[kunit.build_dir]
+		with mock.patch.object(same_object, 'digest', digest):
+			self.assertTrue(same_object.same(builds[:1], 'x.c', 2, 'log', {'a': '1'}))
+			self.assertFalse(same_object.same(builds, 'x.c', 2, 'log', {'a': '1', 'b': '2'}))
+			made.clear()
+			self.assertFalse(same_object.same(builds, 'x.c', 2, 'log', {'a': '9', 'b': '3'}))
+			self.assertEqual(made, ['a'])
+			self.assertFalse(same_object.same(builds, 'x.c', 2, 'log', {'a': None, 'b': '3'}))

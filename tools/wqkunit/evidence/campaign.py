@@ -19,11 +19,13 @@ from ..build.kunitpy import Kunit
 from ..configs import boot_configs
 from ..verdicts import verdict
 from . import mechanical_mutants as mm
-from . import mutant_tree, mutate
+from . import mutant_tree, mutate, same_object
 
 RECORD = 'campaign.json'
 NOT_RUN = 'not run'
 NO_CHANGE = 'no change'
+# The mutated file compiles to the unmutated object in every build.
+SAME_OBJECT = 'same object'
 # Never expected by name: any case failing an expectation kills.
 ANY_CASE = '(any case)'
 KILLS = (mutate.KILLED, mutate.KILLED_OTHER)
@@ -84,14 +86,43 @@ def _where(named) -> List[str]:
 							verdict.KERNEL_REPORT)]
 
 
-def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int) -> dict:
-	"""Apply, build, boot the screen, then the rest if nothing failed."""
+def builds(kunit: Kunit, boots: List[boot_configs.Boot]) -> List[Kunit]:
+	"""The build directory of each Kconfig variant @boots need."""
+	return [kunit.variant(runner.variant_name(kconfig)) if kconfig else kunit
+		for kconfig, _ in boot_configs.by_build(boots)]
+
+
+class Objects:
+	"""The unmutated object of each mutated file in each build, to tell
+	a mutant that compiles to it (same_object.py)."""
+	def __init__(self, kunit: Kunit, req: runner.BuildRequest, boots: List[boot_configs.Boot],
+		     files: List[str]) -> None:
+		self.builds = builds(kunit, boots)
+		self.jobs = req.jobs
+		self.log = os.path.join(req.logs, 'same-object.log')
+		self.pristine = {f: same_object.digests(self.builds, f, self.jobs, self.log)
+				 for f in files}
+
+	def same(self, source: str) -> bool:
+		return same_object.same(self.builds, source, self.jobs, self.log,
+					self.pristine[source])
+
+
+def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int,
+	 objects: Objects) -> dict:
+	"""Apply; if the object is the unmutated one in every build, stop
+	there; else build, boot the screen, then the rest if nothing failed."""
 	entry = _entry(m)
 	target = mutate.Mutant(m.name, patch, m.operator, ANY_CASE, [], None)
 	with mutant_tree.applied(kunit.tree, m.name, patch) as applies:
 		if not applies:
 			return dict(entry, outcome=mutate.NO_APPLY, detail='git apply --check failed',
 				    stage='', boots=[], failed=[])
+		if objects.same(m.file):
+			return dict(entry, outcome=SAME_OBJECT, stage='object',
+				    detail=f'{m.file} compiles to the unmutated object in '
+					   f'{len(objects.builds)} builds',
+				    boots=[], failed=[])
 		stage, booted = 'screen', list(first)
 		named, error = mutate.judged_boots(kunit, req, first, timeout)
 		outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
@@ -151,13 +182,15 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	every = {b.name: b for bs in first.values() for b in bs + rest(req.version, bs)}
 	with mutant_tree.pristine(kunit.tree):
 		mutate.baseline(kunit, req, list(every.values()), timeout, say)
+		objects = Objects(kunit, req, list(every.values()), sorted({g.file for g in groups}))
 		for m in todo:
-			_next(kunit, req, m, data, record, first[m.group], timeout, say)
+			_next(kunit, req, m, data, record, first[m.group], timeout, say, objects)
 	return data
 
 
 def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, record: str,
-	  first: List[boot_configs.Boot], timeout: int, say: Callable[[str], None]) -> None:
+	  first: List[boot_configs.Boot], timeout: int, say: Callable[[str], None],
+	  objects: Objects) -> None:
 	"""Make, run and record one mutant."""
 	start = time.monotonic()
 	text = mm.diff(kunit.tree, m)
@@ -167,7 +200,7 @@ def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, reco
 		patch = os.path.join(req.logs, 'mutants', m.name.replace('/', '_') + '.patch')
 		with open(patch, 'w', encoding='utf-8') as f:
 			f.write(text)
-		entry = _one(kunit, req, m, patch, first, timeout)
+		entry = _one(kunit, req, m, patch, first, timeout, objects)
 	entry['seconds'] = round(time.monotonic() - start, 1)
 	data['mutants'][m.name] = entry
 	save(record, data)

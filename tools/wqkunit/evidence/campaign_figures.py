@@ -3,7 +3,8 @@
 function and per operator, how many mutants were generated, built,
 killed (a case failed an expectation), crashed (the boot failed without
 a case failing: a kernel report, a crash or hang, a boot error; the run
-is red all the same), argued equivalent (kunit/equivalent.ini), argued
+is red all the same), compiled to the unmutated object in every build
+(same_object.py: equivalent by construction, never booted), argued equivalent (kunit/equivalent.ini), argued
 allowed (an argument there starting "allowed:": the mutant changes only a
 choice the kernel leaves free, such as which CPU of a pod a hint names)
 and left open, from the records published in kunit/campaign/VERSION.json.
@@ -24,7 +25,8 @@ EQUIVALENT = os.path.join(repo_paths.KUNIT_DIR, 'equivalent.ini')
 BEGIN, END = '<!-- campaign table: begin -->', '<!-- campaign table: end -->'
 UNBUILT = (mutate.NO_BUILD, mutate.NO_APPLY, campaign.NO_CHANGE)
 CRASHED = (mutate.REPORT, mutate.CRASHED, mutate.BOOT_ERROR, mutate.BOARD)
-COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'equivalent', 'allowed', 'open')
+COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'same object', 'equivalent',
+	   'allowed', 'open')
 # An argument that the mutant only changes a choice the contract leaves free.
 ALLOWED = 'allowed:'
 
@@ -49,7 +51,8 @@ def published(directory: str = PUBLISHED) -> Dict[str, dict]:
 
 
 def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
-	"""killed, crashed, equivalent, allowed or open; "unbuilt" if it did not build
+	"""killed, crashed, same object, equivalent, allowed or open; "unbuilt"
+	if it did not build
 	(or apply, or change anything); "" if it was not run."""
 	outcome = entry['outcome']
 	if outcome == campaign.NOT_RUN:
@@ -60,6 +63,8 @@ def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
 		return 'killed'
 	if outcome in CRASHED:
 		return 'crashed'
+	if outcome == campaign.SAME_OBJECT:
+		return 'same object'
 	if name not in argued:
 		return 'open'
 	return 'allowed' if argued[name].startswith(ALLOWED) else 'equivalent'
