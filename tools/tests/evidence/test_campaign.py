@@ -238,3 +238,14 @@ class SameObjectTest(TempDirTest):
 			self.assertFalse(same_object.same(builds, 'x.c', 2, 'log', {'a': '9', 'b': '3'}))
 			self.assertEqual(made, ['a'])
 			self.assertFalse(same_object.same(builds, 'x.c', 2, 'log', {'a': None, 'b': '3'}))
+
+
+class StopTest(TempDirTest):
+	def test_a_stop_file_stops_once_and_goes(self):
+		said = []
+		self.assertFalse(campaign.stop_asked(self.tmp, said.append))
+		open(os.path.join(self.tmp, campaign.STOP), 'w', encoding='utf-8').close()
+		self.assertTrue(campaign.stop_asked(self.tmp, said.append))
+		self.assertFalse(os.path.exists(os.path.join(self.tmp, campaign.STOP)))
+		self.assertFalse(campaign.stop_asked(self.tmp, said.append))
+		self.assertIn('run the campaign again to go on', said[0])

@@ -27,7 +27,8 @@ def arguments(command: Callable[..., argparse.ArgumentParser]) -> None:
 		      'its group\'s screening configurations, then, if no case failed, in '
 		      'every other one of the architecture.  Verdicts go to '
 		      'logs/VERSION/campaign.json as each is known: a campaign resumes where '
-		      'it stopped.  --list counts the mutants without building; --publish '
+		      'it stopped.  A file named campaign.stop there stops it after the mutant '
+		      'it is running (the file is removed).  --list counts the mutants without building; --publish '
 		      'copies the record to kunit/campaign/ and writes the table of '
 		      'docs/mutation.md.')
 	options.kernel(cam)

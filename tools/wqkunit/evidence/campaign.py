@@ -22,6 +22,8 @@ from . import mechanical_mutants as mm
 from . import mutant_tree, mutate, same_object
 
 RECORD = 'campaign.json'
+# Beside the record: stop after the mutant being run (and remove it).
+STOP = 'campaign.stop'
 NOT_RUN = 'not run'
 NO_CHANGE = 'no change'
 # The mutated file compiles to the unmutated object in every build.
@@ -184,8 +186,20 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 		mutate.baseline(kunit, req, list(every.values()), timeout, say)
 		objects = Objects(kunit, req, list(every.values()), sorted({g.file for g in groups}))
 		for m in todo:
+			if stop_asked(req.logs, say):
+				break
 			_next(kunit, req, m, data, record, first[m.group], timeout, say, objects)
 	return data
+
+
+def stop_asked(logs: str, say: Callable[[str], None]) -> bool:
+	"""True, once, if someone asked the campaign in @logs to stop."""
+	path = os.path.join(logs, STOP)
+	if not os.path.exists(path):
+		return False
+	os.remove(path)
+	say(f'stopped as {path} asked; run the campaign again to go on')
+	return True
 
 
 def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, record: str,
