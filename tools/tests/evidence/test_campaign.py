@@ -151,15 +151,22 @@ class FiguresTest(TempDirTest):
 		rows = figures.counts(self.RECORD, {'b': 'no guest sees it'}, 'function')
 		self.assertEqual(rows['kick_pool'], {'generated': 3, 'run': 3, 'built': 3, 'killed': 1,
 						     'crashed': 0, 'same object': 0, 'equivalent': 1,
-						     'allowed': 0, 'open': 1})
+						     'allowed': 0, 'race only': 0, 'open': 1})
 		self.assertEqual(rows['__queue_work'], {'generated': 4, 'run': 3, 'built': 2,
 							'killed': 0, 'crashed': 1, 'same object': 1,
-							'equivalent': 0, 'allowed': 0, 'open': 0})
+							'equivalent': 0, 'allowed': 0, 'race only': 0,
+							'open': 0})
 
 	def test_an_argument_that_the_choice_is_free_counts_as_allowed(self):
 		rows = figures.counts(self.RECORD, {'b': 'allowed: the hint may name any CPU'},
 				      'function')
 		self.assertEqual((rows['kick_pool']['allowed'], rows['kick_pool']['equivalent']), (1, 0))
+
+	def test_an_argument_that_only_a_race_shows_it_counts_apart(self):
+		rows = figures.counts(self.RECORD, {'b': 'race: only if a window outlasts'},
+				      'function')
+		self.assertEqual((rows['kick_pool']['race only'], rows['kick_pool']['equivalent'],
+				  rows['kick_pool']['open']), (1, 0, 1))
 
 	def test_open_mutants_are_the_survivors_without_an_argument(self):
 		self.assertEqual(figures.open_mutants({'6.12': self.RECORD}, {'6.12': {'b': 'x'}}),

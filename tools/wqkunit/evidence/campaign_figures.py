@@ -4,10 +4,14 @@ function and per operator, how many mutants were generated, built,
 killed (a case failed an expectation), crashed (the boot failed without
 a case failing: a kernel report, a crash or hang, a boot error; the run
 is red all the same), compiled to the unmutated object in every build
-(same_object.py: equivalent by construction, never booted), argued equivalent (kunit/equivalent.ini), argued
-allowed (an argument there starting "allowed:": the mutant changes only a
-choice the kernel leaves free, such as which CPU of a pod a hint names)
-and left open, from the records published in kunit/campaign/VERSION.json.
+(same_object.py: equivalent by construction, never booted), argued
+equivalent (kunit/equivalent.ini), argued allowed (an argument there
+starting "allowed:": the mutant changes only a choice the kernel leaves
+free, such as which CPU of a pod a hint names), argued race only
+(starting "race:": a guest could see it only if a window with interrupts
+off outlasted another CPU's whole operation, which no case can arrange
+without a hook in the kernel: neither killed nor equivalent) and left
+open, from the records published in kunit/campaign/VERSION.json.
 docs/mutation.md carries the table between its campaign markers; a test
 keeps it equal to what this prints."""
 
@@ -26,9 +30,11 @@ BEGIN, END = '<!-- campaign table: begin -->', '<!-- campaign table: end -->'
 UNBUILT = (mutate.NO_BUILD, mutate.NO_APPLY, campaign.NO_CHANGE)
 CRASHED = (mutate.REPORT, mutate.CRASHED, mutate.BOOT_ERROR, mutate.BOARD)
 COLUMNS = ('generated', 'run', 'built', 'killed', 'crashed', 'same object', 'equivalent',
-	   'allowed', 'open')
+	   'allowed', 'race only', 'open')
 # An argument that the mutant only changes a choice the contract leaves free.
 ALLOWED = 'allowed:'
+# An argument that only a race no case can arrange would show it.
+RACE = 'race:'
 
 
 def equivalents(path: str = EQUIVALENT) -> Dict[str, Dict[str, str]]:
@@ -51,7 +57,7 @@ def published(directory: str = PUBLISHED) -> Dict[str, dict]:
 
 
 def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
-	"""killed, crashed, same object, equivalent, allowed or open; "unbuilt"
+	"""killed, crashed, same object, equivalent, allowed, race only or open; "unbuilt"
 	if it did not build
 	(or apply, or change anything); "" if it was not run."""
 	outcome = entry['outcome']
@@ -67,7 +73,9 @@ def verdict(name: str, entry: dict, argued: Dict[str, str]) -> str:
 		return 'same object'
 	if name not in argued:
 		return 'open'
-	return 'allowed' if argued[name].startswith(ALLOWED) else 'equivalent'
+	if argued[name].startswith(ALLOWED):
+		return 'allowed'
+	return 'race only' if argued[name].startswith(RACE) else 'equivalent'
 
 
 def counts(mutants: Dict[str, dict], argued: Dict[str, str],
