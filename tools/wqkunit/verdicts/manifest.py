@@ -17,6 +17,10 @@ from ..base.errors import WqKunitError
 
 DIR = os.path.join(repo_paths.KUNIT_DIR, 'expected')
 PASS, SKIP = 'pass', 'skip'
+# Results whose precondition is two CPUs of the guest running at once,
+# which a host whose cores run other guests too may not give: they skip
+# there, and say so, so they may skip in every boot.
+MAY_SKIP = ('workqueue_percpu.timer_shut_down_while_moving_stays_disarmed.',)
 # kunit.py's JSON status of each kind.
 _STATUS = {'PASS': PASS, 'SKIP': SKIP}
 HEADER = """\
@@ -94,7 +98,8 @@ def write(name: str, sections: Dict[str, Dict[str, str]], root: Optional[str] = 
 		if bad:
 			raise WqKunitError(f'{name} [{section}]: {bad[0]} did not pass or skip '
 					   f'({got[bad[0]] or "no status"}): record a passing gate')
-		parser[section] = {n: _STATUS[got[n]] for n in sorted(got)}
+		parser[section] = {n: SKIP if n.startswith(MAY_SKIP) else _STATUS[got[n]]
+				   for n in sorted(got)}
 	path = path_of(name, root)
 	os.makedirs(os.path.dirname(path), exist_ok=True)
 	with open(path, 'w', encoding='utf-8') as f:
