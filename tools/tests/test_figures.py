@@ -77,8 +77,9 @@ class FiguresTest(unittest.TestCase):
 
 	def test_readme_sample_run(self):
 		got = expected('6.12')
-		want = (sum(v == manifest.PASS for v in got.values()),
-			sum(v == manifest.SKIP for v in got.values()))
+		# A result that may skip anywhere passed in the sample's boot.
+		passes = [n for n, v in got.items() if v == manifest.PASS or n.startswith(manifest.MAY_SKIP)]
+		want = (len(passes), len(got) - len(passes))
 		lines = re.findall(r'(\d+) passed, 0 failed, (\d+) skipped', text(README))
 		self.assertTrue(lines)
 		for line in lines:
