@@ -256,3 +256,44 @@ class StopTest(TempDirTest):
 		self.assertFalse(os.path.exists(os.path.join(self.tmp, campaign.STOP)))
 		self.assertFalse(campaign.stop_asked(self.tmp, said.append))
 		self.assertIn('run the campaign again to go on', said[0])
+
+
+class NumaStageTest(TempDirTest):
+	"""A survivor of every arm boot boots the NUMA board too."""
+	def _run(self, numa_fails):
+		ok = mock.Mock(failed_expectations=[], kind='passed', passed=True)
+		bad = mock.Mock(failed_expectations=['workqueue_topology.numa'], kind='case failed',
+				passed=False)
+		boots = {'default': ok, 'nohz-full': ok}
+		arm = [mock.Mock(name=n) for n in boots]
+		for b, n in zip(arm, boots):
+			b.name = n
+		numa = mock.Mock(boots=[mock.Mock()])
+		numa.names.return_value = ['numa@arm64']
+		numa.judged.return_value = ([('numa@arm64', bad if numa_fails else ok)], None)
+		judged = [([('default', ok)], None), ([('nohz-full', ok)], None)]
+		m = mm.Mutant('g', 'a.c', 'f', 1, 1, 'cond-drop', '')
+		objects = mock.Mock(builds=[1])
+		objects.same.return_value = False
+		applied = mock.MagicMock()
+		applied.return_value.__enter__.return_value = True
+
+		def classify(_target, verdicts, _error):
+			failed = [f for v in verdicts for f in v.failed_expectations]
+			return (mutate.KILLED_OTHER, 'x', failed) if failed else (mutate.SURVIVED, '', [])
+		with mock.patch.object(mutant_tree, 'applied', applied), \
+		     mock.patch.object(mutate, 'judged_boots', side_effect=judged), \
+		     mock.patch.object(mutate, 'classify', side_effect=classify), \
+		     mock.patch.object(campaign, 'rest', return_value=arm[1:]):
+			return campaign._one(mock.Mock(tree=self.tmp), mock.Mock(version='6.12'), m,
+					     'p', arm[:1], 60, objects, numa)
+
+	def test_a_survivor_of_every_arm_boot_dies_on_the_numa_board(self):
+		entry = self._run(numa_fails=True)
+		self.assertEqual((entry['outcome'], entry['stage']), (mutate.KILLED, 'numa board'))
+		self.assertEqual(entry['boots'], ['default', 'nohz-full', 'numa@arm64'])
+		self.assertEqual(entry['failed_in'], ['numa@arm64'])
+
+	def test_a_survivor_of_the_numa_board_too_survives(self):
+		entry = self._run(numa_fails=False)
+		self.assertEqual((entry['outcome'], entry['stage']), (mutate.SURVIVED, 'numa board'))

@@ -3,10 +3,12 @@
 each mutant is applied to the prepared tree, built once and booted first
 in its group's screening configurations (kunit/surface.ini), where the
 cases that exercise its function run; only if no case fails there does
-the same build boot every other configuration of the architecture.
-Each verdict is recorded as soon as it is known, so a campaign stopped
+the same build boot every other configuration of the architecture, and
+a survivor of those boots once more, built for arm64, on the board with
+two NUMA nodes (NUMA below).  Each verdict is recorded as soon as it is known, so a campaign stopped
 anywhere resumes where it stopped.  Verdicts are mutate.py's."""
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -16,7 +18,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from ..base.errors import WqKunitError
 from ..build import runner
 from ..build.kunitpy import Kunit
-from ..configs import boot_configs
+from ..configs import arches, boot_configs
 from ..verdicts import verdict
 from . import mechanical_mutants as mm
 from . import mutant_tree, mutate, same_object
@@ -31,6 +33,9 @@ SAME_OBJECT = 'same object'
 # Never expected by name: any case failing an expectation kills.
 ANY_CASE = '(any case)'
 KILLS = (mutate.KILLED, mutate.KILLED_OTHER)
+# 32-bit ARM has no NUMA: the cases of NUMA pods, queue_work_node() and
+# a node's fallback assert only on this architecture's board of two nodes.
+NUMA = ('arm64', 'numa')
 
 
 def load(path: str) -> dict:
@@ -110,10 +115,30 @@ class Objects:
 					self.pristine[source])
 
 
+class Numa:
+	"""The same tree built for the NUMA board, and its one boot (NUMA)."""
+	def __init__(self, kunit: Kunit, req: runner.BuildRequest) -> None:
+		arch, name = NUMA
+		self.req = dataclasses.replace(req, arch=arch)
+		spec = arches.get(arch)
+		self.kunit = Kunit(kunit.tree, self.req.build_path, kunitconfigs=spec.kunitconfigs,
+				   arch=spec, reuse=True)
+		self.boots = boot_configs.select(name, req.version, arch=arch)
+
+	def names(self) -> List[str]:
+		"""Its boots' names, "numa@arm64", told apart from the arm ones."""
+		return [f'{b.name}@{self.req.arch}' for b in self.boots]
+
+	def judged(self, timeout: int):
+		named, error = mutate.judged_boots(self.kunit, self.req, self.boots, timeout)
+		return [(f'{name}@{self.req.arch}', j) for name, j in named], error
+
+
 def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int,
-	 objects: Objects) -> dict:
+	 objects: Objects, numa: Optional[Numa] = None) -> dict:
 	"""Apply; if the object is the unmutated one in every build, stop
-	there; else build, boot the screen, then the rest if nothing failed."""
+	there; else build, boot the screen, then the rest if nothing failed,
+	then the NUMA board if still nothing failed."""
 	entry = _entry(m)
 	target = mutate.Mutant(m.name, patch, m.operator, ANY_CASE, [], None)
 	with mutant_tree.applied(kunit.tree, m.name, patch) as applies:
@@ -125,7 +150,7 @@ def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int,
 				    detail=f'{m.file} compiles to the unmutated object in '
 					   f'{len(objects.builds)} builds',
 				    boots=[], failed=[])
-		stage, booted = 'screen', list(first)
+		stage, booted, also = 'screen', list(first), []
 		named, error = mutate.judged_boots(kunit, req, first, timeout)
 		outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
 		if outcome == mutate.SURVIVED:
@@ -134,10 +159,15 @@ def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int,
 			extra, error = mutate.judged_boots(kunit, req, more, timeout)
 			named += extra
 			outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
+		if outcome == mutate.SURVIVED and numa:
+			stage, also = 'numa board', numa.names()
+			extra, error = numa.judged(timeout)
+			named += extra
+			outcome, detail, failed = mutate.classify(target, [j for _, j in named], error)
 	if outcome == mutate.KILLED_OTHER:
 		outcome, detail = mutate.KILLED, '; '.join(failed[:3])
 	return dict(entry, outcome=outcome, detail=detail, stage=stage,
-		    boots=[b.name for b in booted], failed=failed[:10], failed_in=_where(named))
+		    boots=[b.name for b in booted] + also, failed=failed[:10], failed_in=_where(named))
 
 
 def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
@@ -184,11 +214,13 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	every = {b.name: b for bs in first.values() for b in bs + rest(req.version, bs)}
 	with mutant_tree.pristine(kunit.tree):
 		mutate.baseline(kunit, req, list(every.values()), timeout, say)
+		numa = Numa(kunit, req)
+		mutate.baseline(numa.kunit, numa.req, numa.boots, timeout, say)
 		objects = Objects(kunit, req, list(every.values()), sorted({g.file for g in groups}))
 		for m in todo:
 			if stop_asked(req.logs, say):
 				break
-			_next(kunit, req, m, data, record, first[m.group], timeout, say, objects)
+			_next(kunit, req, m, data, record, first[m.group], timeout, say, objects, numa)
 	return data
 
 
@@ -204,7 +236,7 @@ def stop_asked(logs: str, say: Callable[[str], None]) -> bool:
 
 def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, record: str,
 	  first: List[boot_configs.Boot], timeout: int, say: Callable[[str], None],
-	  objects: Objects) -> None:
+	  objects: Objects, numa: Optional[Numa] = None) -> None:
 	"""Make, run and record one mutant."""
 	start = time.monotonic()
 	text = mm.diff(kunit.tree, m)
@@ -214,7 +246,7 @@ def _next(kunit: Kunit, req: runner.BuildRequest, m: mm.Mutant, data: dict, reco
 		patch = os.path.join(req.logs, 'mutants', m.name.replace('/', '_') + '.patch')
 		with open(patch, 'w', encoding='utf-8') as f:
 			f.write(text)
-		entry = _one(kunit, req, m, patch, first, timeout, objects)
+		entry = _one(kunit, req, m, patch, first, timeout, objects, numa)
 	entry['seconds'] = round(time.monotonic() - start, 1)
 	data['mutants'][m.name] = entry
 	save(record, data)
