@@ -297,3 +297,16 @@ class NumaStageTest(TempDirTest):
 	def test_a_survivor_of_the_numa_board_too_survives(self):
 		entry = self._run(numa_fails=False)
 		self.assertEqual((entry['outcome'], entry['stage']), (mutate.SURVIVED, 'numa board'))
+
+
+class SameObjectLogTest(TempDirTest):
+	def test_each_mutant_check_starts_an_empty_log(self):
+		objects = campaign.Objects.__new__(campaign.Objects)
+		objects.builds, objects.jobs, objects.pristine = [], 1, {'a.c': {}}
+		objects.log = os.path.join(self.tmp, 'same-object.log')
+		with open(objects.log, 'w', encoding='utf-8') as f:
+			f.write('the last mutant\'s make\n')
+		with mock.patch.object(same_object, 'same', return_value=False) as same:
+			self.assertFalse(objects.same('a.c'))
+		same.assert_called_once_with([], 'a.c', 1, objects.log, {})
+		self.assertEqual(os.path.getsize(objects.log), 0)
