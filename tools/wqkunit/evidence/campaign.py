@@ -5,8 +5,9 @@ in its group's screening configurations (kunit/surface.ini), where the
 cases that exercise its function run; only if no case fails there does
 the same build boot every other configuration of the architecture, and
 a survivor of those boots once more, built for arm64, on the board with
-two NUMA nodes (NUMA below).  Each verdict is recorded as soon as it is known, so a campaign stopped
-anywhere resumes where it stopped.  Verdicts are mutate.py's."""
+two NUMA nodes (NUMA below).  Each verdict is recorded as soon as it is
+known, so a campaign stopped anywhere resumes where it stopped.
+Verdicts are mutate.py's."""
 
 import dataclasses
 import hashlib
@@ -128,13 +129,16 @@ class Numa:
 				   arch=spec, reuse=True)
 		self.boots = boot_configs.select(name, req.version, arch=arch)
 
+	def label(self, name: str) -> str:
+		"""A boot's name, "numa@arm64", told apart from the arm ones."""
+		return f'{name}@{self.req.arch}'
+
 	def names(self) -> List[str]:
-		"""Its boots' names, "numa@arm64", told apart from the arm ones."""
-		return [f'{b.name}@{self.req.arch}' for b in self.boots]
+		return [self.label(b.name) for b in self.boots]
 
 	def judged(self, timeout: int):
 		named, error = mutate.judged_boots(self.kunit, self.req, self.boots, timeout)
-		return [(f'{name}@{self.req.arch}', j) for name, j in named], error
+		return [(self.label(name), j) for name, j in named], error
 
 
 def _one(kunit: Kunit, req, m: mm.Mutant, patch: str, first, timeout: int,
