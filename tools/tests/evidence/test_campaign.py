@@ -103,6 +103,19 @@ class RecordTest(TempDirTest):
 		return (mock.Mock(tree=self.tmp), mock.Mock(logs=self.tmp, version='6.12'),
 			mm.Group('g', 'a.c', ('f',), ('default',)))
 
+	def test_with_no_record_in_the_logs_the_published_one_of_the_same_sources_is_resumed(self):
+		logs = os.path.join(self.tmp, campaign.RECORD)
+		pub = os.path.join(self.tmp, 'published.json')
+		campaign.save(pub, {'sources': {'a.c': 'x'}, 'mutants': {'m': {'outcome': 'killed'}}})
+		said = []
+		self.assertEqual(campaign.seed(logs, pub, {'a.c': 'x'}, said.append)['mutants'],
+				 {'m': {'outcome': 'killed'}})
+		self.assertIn('resuming from', said[0])
+		self.assertEqual(campaign.seed(logs, pub, {'a.c': 'y'}, said.append)['mutants'], {})
+		campaign.save(logs, {'sources': {'a.c': 'x'}, 'mutants': {'n': {'outcome': 'not run'}}})
+		self.assertEqual(list(campaign.seed(logs, pub, {'a.c': 'x'}, said.append)['mutants']),
+				 ['n'])
+
 	def test_a_mutant_run_again_must_be_in_the_record(self):
 		kunit, req, group = self._one_file_tree()
 		with self.assertRaisesRegex(WqKunitError, '6.12: no mutant nope in this tree'):

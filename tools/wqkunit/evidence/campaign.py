@@ -16,6 +16,7 @@ import os
 import time
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..base import repo_paths
 from ..base.errors import WqKunitError
 from ..build import runner
 from ..build.kunitpy import Kunit
@@ -59,6 +60,21 @@ def save(path: str, data: dict) -> None:
 			  sort_keys=True)
 		f.write('\n')
 	os.replace(tmp, path)
+
+
+def seed(record: str, published: str, now: Dict[str, str],
+	 say: Callable[[str], None]) -> dict:
+	"""The record in the logs or, with none there, the published record
+	(kunit/campaign/) if it measured the same sources @now: a campaign
+	resumes where it stopped, also on another machine."""
+	data = load(record)
+	if data['mutants'] or not os.path.exists(published):
+		return data
+	theirs = load(published)
+	if theirs['sources'] != now:
+		return data
+	say(f'no campaign record in the logs: resuming from {published}')
+	return theirs
 
 
 def sources(tree: str, groups: List[mm.Group]) -> Dict[str, str]:
@@ -186,8 +202,9 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	verdict.  A record of other sources is set aside, not mixed."""
 	record = os.path.join(req.logs, RECORD)
 	os.makedirs(os.path.join(req.logs, 'mutants'), exist_ok=True)
-	data = load(record)
 	now = sources(kunit.tree, groups)
+	data = seed(record, os.path.join(repo_paths.KUNIT_DIR, 'campaign', f'{req.version}.json'),
+		    now, say)
 	if data['mutants'] and data['sources'] != now:
 		old = record.replace('.json', time.strftime('.%Y%m%d-%H%M%S.json'))
 		os.replace(record, old)
