@@ -38,6 +38,8 @@ KILLS = (mutate.KILLED, mutate.KILLED_OTHER)
 # 32-bit ARM has no NUMA: the cases of NUMA pods, queue_work_node() and
 # a node's fallback assert only on this architecture's board of two nodes.
 NUMA = ('arm64', 'numa')
+# The published records, one per kernel version (--publish).
+PUBLISHED = os.path.join(repo_paths.KUNIT_DIR, 'campaign')
 
 
 def load(path: str) -> dict:
@@ -203,8 +205,7 @@ def run(kunit: Kunit, req: runner.BuildRequest, groups: List[mm.Group],
 	record = os.path.join(req.logs, RECORD)
 	os.makedirs(os.path.join(req.logs, 'mutants'), exist_ok=True)
 	now = sources(kunit.tree, groups)
-	data = seed(record, os.path.join(repo_paths.KUNIT_DIR, 'campaign', f'{req.version}.json'),
-		    now, say)
+	data = seed(record, os.path.join(PUBLISHED, f'{req.version}.json'), now, say)
 	if data['mutants'] and data['sources'] != now:
 		old = record.replace('.json', time.strftime('.%Y%m%d-%H%M%S.json'))
 		os.replace(record, old)

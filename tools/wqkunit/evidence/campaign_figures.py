@@ -24,7 +24,7 @@ from ..base import repo_paths
 from ..base.errors import WqKunitError
 from . import campaign, mutate
 
-PUBLISHED = os.path.join(repo_paths.KUNIT_DIR, 'campaign')
+PUBLISHED = campaign.PUBLISHED
 EQUIVALENT = os.path.join(repo_paths.KUNIT_DIR, 'equivalent.ini')
 BEGIN, END = '<!-- campaign table: begin -->', '<!-- campaign table: end -->'
 UNBUILT = (mutate.NO_BUILD, mutate.NO_APPLY, campaign.NO_CHANGE)
